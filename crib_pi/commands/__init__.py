@@ -1,0 +1,1 @@
+"""Sub-commands of ``crib-pi``; each module adds one (see ``crib_pi.cli``)."""

@@ -1,0 +1,37 @@
+"""Shared test helpers: where the shared oracles live, and cards from bare ranks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from crib_pi.cards import SUITS, Card
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+
+
+def shared_path(*parts: str) -> Path:
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"shared material missing: {path}")
+    return path
+
+
+def rules_cases(kind: str) -> list[dict[str, object]]:
+    lines = shared_path("oracles", "rules_cases.jsonl").read_text().splitlines()
+    cases = [json.loads(line) for line in lines if line.strip()]
+    return [c for c in cases if c["kind"] == kind]
+
+
+class RankDealer:
+    """Turns bare ranks ("5", "T", "K") into distinct cards, suits in turn per rank."""
+
+    def __init__(self) -> None:
+        self.used: dict[str, int] = {}
+
+    def card(self, rank: str) -> Card:
+        n = self.used.get(rank, 0)
+        self.used[rank] = n + 1
+        return Card.parse(rank + SUITS[n])
