@@ -146,6 +146,12 @@ class Game:
         return None
 
     @property
+    def crib_next(self) -> bool:
+        """Every hand is counted and the crib is to be shown."""
+        s = self._state
+        return s.phase == "show" and bool(s.show_order) and s.show_order[0] == CRIB
+
+    @property
     def count(self) -> int:
         return self._state.peg.count if self._state.peg else 0
 
@@ -744,8 +750,8 @@ def _muggins(s: _State, a: Muggins) -> Record:
 
 def _side_names(o: GameOptions) -> list[str]:
     if o.players == 4:
-        return ["players 1 & 3", "players 2 & 4"]
-    return [f"player {p + 1}" for p in range(o.players)]
+        return ["players 0 & 2", "players 1 & 3"]
+    return [f"player {p}" for p in range(o.players)]
 
 
 def _prompt(s: _State) -> str:

@@ -55,7 +55,7 @@ def test_play_with_known_hands(case: dict) -> None:
                 log.append([{"go": "go", "last_card": "last"}[item.reason], who, 1])
         awards.extend(got)
 
-    for kind, player, rank, count, points in (e for e in case["log"] if e[0] == "play"):
+    for kind, player, rank, count, _points in (e for e in case["log"] if e[0] == "play"):
         card = next(c for c in hands[player] if c.rank == rank and c not in peg.played[player])
         while peg.turn != player or peg.count + card.value > 31:
             assert peg.turn is not None, case["desc"]

@@ -1,0 +1,99 @@
+"""``crib-pi score`` (count a hand or crib) and ``crib-pi peg`` (score a pegging series)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from crib_pi.cards import Card, parse_cards
+from crib_pi.errors import IllegalActionError
+from crib_pi.scoring import Score, ScoreItem, score_hand, score_play
+
+
+def add_parser(sub: Any) -> None:
+    score = sub.add_parser(
+        "score",
+        help="count a hand: four cards then the starter",
+        description="Count a hand (or with --crib the crib) item by item. "
+        "The last card is the starter: crib-pi score 5H 5D 5S JC 5C",
+    )
+    score.add_argument("cards", nargs="+", metavar="CARD", help="5H, 10H or TH, 10♥ ...")
+    score.add_argument("--crib", action="store_true", help="count as the crib (flush needs 5)")
+    score.add_argument("--json", action="store_true", help="print one JSON object")
+    score.set_defaults(func=run_score)
+    peg = sub.add_parser(
+        "peg",
+        help="score a pegging series card by card",
+        description="Score cards laid in turn: crib-pi peg 5H 7C 6D. At 31 the count starts again.",
+    )
+    peg.add_argument("cards", nargs="+", metavar="CARD")
+    peg.add_argument("--json", action="store_true", help="print one JSON object")
+    peg.set_defaults(func=run_peg)
+
+
+def _items_json(items: tuple[ScoreItem, ...]) -> list[dict[str, Any]]:
+    return [
+        {"reason": i.reason, "points": i.points, "cards": [str(c) for c in i.cards], "name": i.name}
+        for i in items
+    ]
+
+
+def run_score(args: argparse.Namespace) -> int:
+    cards = parse_cards(args.cards)
+    if len(cards) != 5:
+        raise IllegalActionError(
+            f"score needs 5 cards (4 in hand, then the starter), not {len(cards)}"
+        )
+    hand, starter = cards[:4], cards[4]
+    score: Score = score_hand(hand, starter, crib=args.crib)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "hand": [str(c) for c in hand],
+                    "starter": str(starter),
+                    "crib": args.crib,
+                    "total": score.total,
+                    "items": _items_json(score.items),
+                    "spoken": score.spoken(),
+                },
+                ensure_ascii=False,
+            )
+        )
+        return 0
+    what = "crib" if args.crib else "hand"
+    print(f"{what} {' '.join(map(str, hand))}, starter {starter}: {score.total}")
+    for item in score.items:
+        cards_said = " ".join(map(str, item.cards))
+        print(f"  {item.points:>2}  {item.name:<24} {cards_said}")
+    print(f"  {score.spoken()}")
+    return 0
+
+
+def run_peg(args: argparse.Namespace) -> int:
+    cards = parse_cards(args.cards)
+    pile: list[Card] = []
+    plays: list[tuple[Card, int, Score]] = []
+    for card in cards:
+        count = sum(c.value for c in pile) + card.value
+        if count > 31:
+            raise IllegalActionError(f"{card} would make the count {count}")
+        pile.append(card)
+        plays.append((card, count, score_play(pile)))
+        if count == 31:
+            pile = []
+    total = sum(score.total for _, _, score in plays)
+    if args.json:
+        out = [
+            {"card": str(card), "count": count, "points": score.total}
+            | {"items": _items_json(score.items)}
+            for card, count, score in plays
+        ]
+        print(json.dumps({"plays": out, "total": total}, ensure_ascii=False))
+        return 0
+    for card, count, score in plays:
+        said = ", ".join(f"{i.name} for {i.points}" for i in score.items)
+        print(f"{card!s:>3}  {count:>2}  {score.total:>2}  {said}")
+    print(f"total {total}")
+    return 0

@@ -1,0 +1,136 @@
+"""Game records: JSON lines, one action a line, the event log and a file players can share.
+
+A record starts with a ``game`` line and then lists actions as they happened::
+
+    {"game": {"players": 2, "target": 121, "dealer": 0, "muggins": false}}
+    {"deal": [["5H", ...6 cards], ["KD", ...]]}     optional: hands known
+    {"discard": [0, ["5H", "6D"]]}                  optional
+    {"cut": "JS"}
+    {"play": [1, "5H"]}
+    {"go": 0}
+    {"show": [1, ["5H", "5D", "JC", "QS"]]}
+    {"crib": ["2C", "3C", "9H", "KD"]}
+    {"claim": [1, 12]}                               muggins on
+    {"muggins": 0}
+    {"undo": 1}
+
+``replay`` applies a record to a fresh ``Game`` and collects what was pegged, with the line
+each point came from.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from crib_pi.actions import Action, NewGame, Undo, action_from_json
+from crib_pi.errors import CribError, RecordError
+from crib_pi.game import Game, Record
+
+
+def format_line(action: Action) -> str:
+    """One record line, as written to a file (UTF-8, compact)."""
+    return json.dumps(action.to_json(), ensure_ascii=False, separators=(", ", ": "))
+
+
+def parse_line(text: str, line: int) -> Action:
+    """Decode one line; a bad line raises ``RecordError`` naming its number."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(line, f"not JSON ({exc.msg} at column {exc.colno})") from None
+    try:
+        return action_from_json(data)
+    except CribError as exc:
+        raise RecordError(line, str(exc)) from None
+
+
+def read_lines(lines: Iterable[str]) -> list[tuple[int, Action]]:
+    """Every action with its line number (1-based); blank lines are skipped."""
+    out = []
+    for number, text in enumerate(lines, start=1):
+        if text.strip():
+            out.append((number, parse_line(text, number)))
+    return out
+
+
+@dataclass
+class Replay:
+    """A record applied to a game: the game, and the line each surviving record came from."""
+
+    game: Game
+    lines: list[int] = field(default_factory=list)
+
+    def apply(self, line: int, action: Action) -> Record:
+        """Apply one action (``Undo`` included); a refused one raises ``RecordError``."""
+        try:
+            record = self.game.apply(action)
+        except CribError as exc:
+            raise RecordError(line, str(exc)) from None
+        if isinstance(action, Undo):
+            del self.lines[len(self.lines) - action.count :]
+        else:
+            self.lines.append(line)
+        return record
+
+    def events(self) -> list[dict[str, Any]]:
+        return [
+            {"line": line, **event.to_json()}
+            for line, record in zip(self.lines, self.game.records, strict=True)
+            for event in record.events
+        ]
+
+    def problems(self) -> list[dict[str, Any]]:
+        return [
+            {"line": line, "problem": problem}
+            for line, record in zip(self.lines, self.game.records, strict=True)
+            for problem in record.problems
+        ]
+
+    def summary(self) -> dict[str, Any]:
+        """The replay's JSON: events, scores per side, winner, skunk, problems, games."""
+        game = self.game
+        snap = game.snapshot()
+        return {
+            "events": self.events(),
+            "scores": list(game.scores),
+            "winner": game.winner,
+            "skunk": snap.skunk,
+            "problems": self.problems(),
+            "games": [
+                {
+                    "winner": r.winner,
+                    "scores": list(r.scores),
+                    "skunk": r.skunk,
+                    "match_points": r.match_points,
+                }
+                for r in game.results
+            ],
+            "match": [side.match_points for side in snap.sides],
+        }
+
+
+def start(actions: list[tuple[int, Action]]) -> tuple[Replay, list[tuple[int, Action]]]:
+    """A replay from the record's first line, which must be a ``game`` line."""
+    if not actions:
+        raise RecordError(1, "the record is empty: it starts with a 'game' line")
+    line, first = actions[0]
+    if not isinstance(first, NewGame):
+        raise RecordError(line, "a record starts with a 'game' line")
+    return Replay(Game(first.options)), actions[1:]
+
+
+def replay_lines(lines: Iterable[str]) -> Replay:
+    """Replay a whole record; the first bad line raises ``RecordError``."""
+    replay, rest = start(read_lines(lines))
+    for line, action in rest:
+        replay.apply(line, action)
+    return replay
+
+
+def replay_file(path: str | Path) -> Replay:
+    with open(path, encoding="utf-8") as handle:
+        return replay_lines(handle)
