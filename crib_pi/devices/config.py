@@ -1,0 +1,283 @@
+"""Device settings: typed, checked before use, unknown keys rejected by name.
+
+The settings live in the ``[devices]`` table of a TOML file (``CRIB_PI_CONFIG`` names it) or
+come as a plain mapping from the app. Every section has defaults that suit the wiring in
+``docs/devices.md``, so an empty config is a working one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from crib_pi.devices.errors import DeviceConfigError
+
+BACKENDS = ("pi", "desktop", "mock")
+LED_DRIVERS = ("auto", "ws281x", "pi5neo", "none")
+BUTTON_NAMES = ("go", "confirm", "undo", "go1", "go2", "go3", "go4")
+RGB = tuple[int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonSpec:
+    """One button: its GPIO pin (BCM number, wired to ground), its keys on a laptop, gestures.
+
+    ``double`` makes a single press wait ``double_s`` for a possible second one, so only buttons
+    that mean something on a double press pay that delay. ``repeat`` sends ``repeat`` events
+    while held (hold Undo to undo more).
+    """
+
+    name: str
+    pin: int | None = None
+    keys: tuple[str, ...] = ()
+    double: bool = False
+    repeat: bool = False
+
+
+DEFAULT_BUTTONS: tuple[ButtonSpec, ...] = (
+    ButtonSpec("go", 17, ("space", "g")),
+    ButtonSpec("confirm", 27, ("return", "c"), double=True),
+    ButtonSpec("undo", 22, ("backspace", "u"), repeat=True),
+    ButtonSpec("go1", None, ("1",)),
+    ButtonSpec("go2", None, ("2",)),
+    ButtonSpec("go3", None, ("3",)),
+    ButtonSpec("go4", None, ("4",)),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonsConfig:
+    """Timing of the button logic (seconds) and the buttons themselves."""
+
+    debounce_s: float = 0.02
+    hold_s: float = 0.8
+    double_s: float = 0.35
+    repeat_s: float = 0.4
+    stuck_s: float = 10.0
+    buttons: tuple[ButtonSpec, ...] = DEFAULT_BUTTONS
+
+    def spec(self, name: str) -> ButtonSpec:
+        for spec in self.buttons:
+            if spec.name == name:
+                return spec
+        raise DeviceConfigError(f"no button named {name!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class LedConfig:
+    """The strip, its power budget and how the 121-hole board is laid along it.
+
+    ``tracks`` 0 means one track per side of the game; ``count`` 0 means exactly the LEDs the
+    layout needs. ``row_length`` 0 means each track is one straight row.
+    """
+
+    driver: str = "auto"
+    count: int = 0
+    pin: int = 18
+    dma: int = 10
+    channel: int = 0
+    freq_hz: int = 800_000
+    invert: bool = False
+    spi_device: str = "/dev/spidev0.0"
+    spi_khz: int = 800
+    brightness: float = 1.0
+    max_amps: float = 2.0
+    ma_per_channel: float = 20.0
+    idle_ma_per_led: float = 0.0
+    holes: int = 121
+    tracks: int = 0
+    leds_per_track: int = 121
+    shared_track: bool = False
+    row_length: int = 0
+    serpentine: bool = False
+    reversed_rows: tuple[int, ...] = ()
+    start_offset: int = 0
+    track_gap: int = 0
+    back_level: float = 0.2
+    frame_s: float = 0.03
+    colours: tuple[RGB, ...] = ((255, 40, 20), (20, 100, 255), (40, 220, 50))
+
+
+@dataclass(frozen=True, slots=True)
+class ScreenConfig:
+    """``size`` (0, 0) means the whole display, full screen; ``driver`` is SDL's video driver."""
+
+    size: tuple[int, int] = (0, 0)
+    fullscreen: bool = False
+    driver: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CameraConfig:
+    """``device`` is a V4L2 index (``"0"``) or a path or a video file for cv2 on a laptop."""
+
+    device: str = "0"
+    width: int = 1280
+    height: int = 720
+    lock_exposure: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceConfig:
+    """All device settings; ``backend`` "" means ``CRIB_PI_DEVICES`` or a guess from the machine."""
+
+    backend: str = ""
+    buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
+    leds: LedConfig = field(default_factory=LedConfig)
+    screen: ScreenConfig = field(default_factory=ScreenConfig)
+    camera: CameraConfig = field(default_factory=CameraConfig)
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> DeviceConfig:
+        """Read the ``[devices]`` table; raise ``DeviceConfigError`` naming any bad key."""
+        _only_keys(data, ("backend", "buttons", "leds", "screen", "camera"), "devices")
+        backend = _convert("devices.backend", data.get("backend", ""), "")
+        if backend not in ("", *BACKENDS):
+            raise DeviceConfigError(f"devices.backend {backend!r} is not one of {BACKENDS}")
+        config = cls(
+            backend=backend,
+            buttons=_buttons(_table(data, "buttons")),
+            leds=_flat(LedConfig, _table(data, "leds"), "devices.leds"),
+            screen=_flat(ScreenConfig, _table(data, "screen"), "devices.screen"),
+            camera=_flat(CameraConfig, _table(data, "camera"), "devices.camera"),
+        )
+        _check(config)
+        return config
+
+
+def load_config(path: str | os.PathLike[str] | None = None) -> DeviceConfig:
+    """The config in ``path`` (or ``CRIB_PI_CONFIG``), or the defaults when neither is given.
+
+    A file with a ``[devices]`` table uses that table; a file without one is all device settings.
+    """
+    chosen = path if path is not None else os.environ.get("CRIB_PI_CONFIG") or None
+    if chosen is None:
+        return DeviceConfig()
+    try:
+        with Path(chosen).open("rb") as handle:
+            data = tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise DeviceConfigError(f"{chosen}: {exc}") from exc
+    section = data.get("devices", data)
+    if not isinstance(section, Mapping):
+        raise DeviceConfigError(f"{chosen}: [devices] is not a table")
+    return DeviceConfig.from_mapping(section)
+
+
+def _table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, Mapping):
+        raise DeviceConfigError(f"devices.{key} is not a table")
+    return value
+
+
+def _only_keys(data: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
+    for key in data:
+        if key not in allowed:
+            raise DeviceConfigError(
+                f"unknown setting {where}.{key} (known: {', '.join(sorted(allowed))})"
+            )
+
+
+def _flat(cls: Any, data: Mapping[str, Any], where: str) -> Any:
+    defaults = cls()
+    names = tuple(f.name for f in dataclasses.fields(cls))
+    _only_keys(data, names, where)
+    changes = {k: _convert(f"{where}.{k}", v, getattr(defaults, k)) for k, v in data.items()}
+    return dataclasses.replace(defaults, **changes)
+
+
+def _convert(key: str, value: Any, default: Any) -> Any:
+    """Check ``value`` against the type of the default, converting lists to tuples."""
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise DeviceConfigError(f"{key} = {value!r} is not true or false")
+        return value
+    if isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise DeviceConfigError(f"{key} = {value!r} is not a whole number")
+        return value
+    if isinstance(default, float):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise DeviceConfigError(f"{key} = {value!r} is not a number")
+        return float(value)
+    if isinstance(default, str):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
+        if not isinstance(value, str):
+            raise DeviceConfigError(f"{key} = {value!r} is not text")
+        return value
+    if isinstance(default, tuple):
+        if not isinstance(value, list | tuple):
+            raise DeviceConfigError(f"{key} = {value!r} is not a list")
+        sample = default[0] if default else 0
+        return tuple(_convert(f"{key}[{i}]", v, sample) for i, v in enumerate(value))
+    raise DeviceConfigError(f"{key} cannot be set")  # pragma: no cover - no such field
+
+
+_BUTTON_TIMINGS = ("debounce_s", "hold_s", "double_s", "repeat_s", "stuck_s")
+
+
+def _buttons(data: Mapping[str, Any]) -> ButtonsConfig:
+    _only_keys(data, _BUTTON_TIMINGS + BUTTON_NAMES, "devices.buttons")
+    defaults = ButtonsConfig()
+    timings = {
+        k: _convert(f"devices.buttons.{k}", data[k], getattr(defaults, k))
+        for k in _BUTTON_TIMINGS
+        if k in data
+    }
+    specs = []
+    for spec in defaults.buttons:
+        given = data.get(spec.name, {})
+        if not isinstance(given, Mapping):
+            raise DeviceConfigError(f"devices.buttons.{spec.name} is not a table")
+        where = f"devices.buttons.{spec.name}"
+        _only_keys(given, ("pin", "keys", "double", "repeat"), where)
+        pin = given.get("pin", spec.pin)
+        if pin is not None and (isinstance(pin, bool) or not isinstance(pin, int)):
+            raise DeviceConfigError(f"{where}.pin = {pin!r} is not a GPIO number")
+        keys = _convert(f"{where}.keys", given.get("keys", spec.keys), ("",))
+        double = _convert(f"{where}.double", given.get("double", spec.double), False)
+        repeat = _convert(f"{where}.repeat", given.get("repeat", spec.repeat), False)
+        specs.append(ButtonSpec(spec.name, pin, keys, double, repeat))
+    return dataclasses.replace(defaults, buttons=tuple(specs), **timings)
+
+
+def _check(config: DeviceConfig) -> None:
+    b = config.buttons
+    for name in _BUTTON_TIMINGS:
+        if getattr(b, name) <= 0:
+            raise DeviceConfigError(f"devices.buttons.{name} must be more than 0 s")
+    if b.stuck_s <= b.hold_s:
+        raise DeviceConfigError("devices.buttons.stuck_s must exceed hold_s")
+    if b.hold_s <= b.debounce_s or b.double_s <= b.debounce_s:
+        raise DeviceConfigError("devices.buttons: hold_s and double_s must exceed debounce_s")
+    pins = [s.pin for s in b.buttons if s.pin is not None]
+    for pin in pins:
+        if not 0 <= pin <= 27:
+            raise DeviceConfigError(f"GPIO {pin} is not a header GPIO (0 to 27)")
+        if pins.count(pin) > 1:
+            raise DeviceConfigError(f"GPIO {pin} is given to two buttons")
+    led = config.leds
+    if led.driver not in LED_DRIVERS:
+        raise DeviceConfigError(f"devices.leds.driver {led.driver!r} is not one of {LED_DRIVERS}")
+    if led.pin in pins:
+        raise DeviceConfigError(f"GPIO {led.pin} is both the LED data line and a button")
+    if not 0.0 < led.brightness <= 1.0:
+        raise DeviceConfigError("devices.leds.brightness must be above 0 and at most 1")
+    if not 0.0 <= led.back_level < 1.0:
+        raise DeviceConfigError("devices.leds.back_level must be 0 or more and below 1")
+    if led.max_amps <= 0 or led.ma_per_channel <= 0 or led.idle_ma_per_led < 0:
+        raise DeviceConfigError("devices.leds: max_amps and ma_per_channel must be above 0")
+    if not led.colours or any(not all(0 <= c <= 255 for c in rgb) for rgb in led.colours):
+        raise DeviceConfigError("devices.leds.colours must be [r, g, b] lists of 0 to 255")
+    if any(len(rgb) != 3 for rgb in led.colours):
+        raise DeviceConfigError("devices.leds.colours must be [r, g, b] lists of three numbers")
+    s = config.screen
+    if len(s.size) != 2 or (s.size != (0, 0) and min(s.size) < 64):
+        raise DeviceConfigError(f"devices.screen.size {list(s.size)} is not [width, height]")

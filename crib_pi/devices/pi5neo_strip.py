@@ -1,0 +1,57 @@
+"""WS2812 strips on a Pi 5 through ``pi5neo`` over SPI (GPIO 10, ``/dev/spidev0.0``).
+
+pi5neo sends 24 SPI bytes per LED; the default spidev buffer (4096 bytes) holds about 170
+LEDs, so two 121-hole tracks need ``spidev.bufsiz=32768`` on the kernel command line.
+``update_strip`` is called with ``sleep_duration=None``: the main loop must not stall 0.1 s
+per frame.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crib_pi.devices.config import RGB, LedConfig
+from crib_pi.devices.errors import DeviceUnavailableError
+
+SPI_BYTES_PER_LED = 24
+DEFAULT_SPIDEV_BUFSIZ = 4096
+
+
+class Pi5NeoStrip:
+    """The strip driven by ``pi5neo.Pi5Neo``."""
+
+    def __init__(self, config: LedConfig, count: int) -> None:
+        try:
+            from pi5neo import Pi5Neo
+        except ImportError as exc:
+            raise DeviceUnavailableError("leds", f"pi5neo is not installed ({exc})") from exc
+        self._count = count
+        try:
+            self._neo: Any = Pi5Neo(config.spi_device, count, config.spi_khz)
+        except OSError as exc:
+            raise DeviceUnavailableError(
+                "leds", f"{config.spi_device} cannot be opened ({exc}); is SPI enabled?"
+            ) from exc
+        self.too_long_for_default_buffer = count * SPI_BYTES_PER_LED > DEFAULT_SPIDEV_BUFSIZ
+
+    @property
+    def count(self) -> int:
+        return self._count
+
+    def show(self, frame: tuple[RGB, ...]) -> None:
+        if self._neo is None:
+            return
+        for i, (r, g, b) in enumerate(frame):
+            self._neo.set_led_color(i, r, g, b)
+        self._neo.update_strip(sleep_duration=None)
+
+    def close(self) -> None:
+        """All LEDs off and the SPI device closed; safe to call twice."""
+        neo, self._neo = self._neo, None
+        if neo is None:
+            return
+        neo.clear_strip()
+        neo.update_strip(sleep_duration=None)
+        spi = getattr(neo, "spi", None)
+        if spi is not None:
+            spi.close()

@@ -1,0 +1,52 @@
+"""Problems with devices, each told once.
+
+A missing camera or a stuck button would otherwise flood the log on every frame or poll. The
+reporter keeps every distinct problem, logs it once as a warning, and lets the caller (the
+app, ``crib-pi board``) show the list to a person.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+
+log = logging.getLogger("crib_pi.devices")
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceProblem:
+    """One problem: which device, and what a person should know or do."""
+
+    device: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.device}: {self.message}"
+
+
+class Reporter:
+    """Collects device problems; the same (device, message) is recorded and logged once."""
+
+    def __init__(self) -> None:
+        self._problems: list[DeviceProblem] = []
+        self._lock = threading.Lock()
+
+    def problem(self, device: str, message: str) -> bool:
+        """Record a problem; return True if it is new (and so was logged now)."""
+        entry = DeviceProblem(device, message)
+        with self._lock:
+            if entry in self._problems:
+                return False
+            self._problems.append(entry)
+        log.warning("%s", entry)
+        return True
+
+    @property
+    def problems(self) -> tuple[DeviceProblem, ...]:
+        with self._lock:
+            return tuple(self._problems)
+
+    def about(self, device: str) -> tuple[DeviceProblem, ...]:
+        """The problems of one device (``"camera"``, ``"leds"``, ``"button go"``...)."""
+        return tuple(p for p in self.problems if p.device == device)
