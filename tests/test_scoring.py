@@ -116,5 +116,5 @@ def test_batch_flush_and_nobs_corners() -> None:
 def test_batch_bad_shapes() -> None:
     with pytest.raises(IllegalActionError, match="N x 4"):
         score_hands(np.zeros((3, 5), dtype=int), np.zeros(3, dtype=int))
-    with pytest.raises(IllegalActionError, match="0..51"):
+    with pytest.raises(IllegalActionError, match=r"0\.\.51"):
         score_hands(np.full((1, 4), 52), np.zeros(1, dtype=int))
