@@ -21,3 +21,7 @@ class DeviceUnavailableError(RuntimeError):
         super().__init__(f"{device}: {reason}")
         self.device = device
         self.reason = reason
+
+
+class PegsNotationError(CribError):
+    """``--pegs`` that cannot be read, e.g. ``"45-40"`` or a back peg ahead of the front."""

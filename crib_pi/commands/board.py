@@ -1,0 +1,127 @@
+"""``crib-pi board``: draw a board state without a game, to check a build and for tests.
+
+``--pegs "45:40,97:91"`` gives each side's front and back peg (or ``--scene NAME`` one of the
+example states). ``--png`` saves the screen, ``--leds-json`` the strip's colours (after
+brightness and the current limit) as ``{"leds": [[r, g, b], ...]}``. With neither, the state is
+shown on the real devices (a Pi's strip and screen, a laptop's window) for ``--seconds`` or
+until a button is pressed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from crib_pi.devices.errors import PegsNotationError
+
+SIZE_HELP = "screen size for --png, WIDTHxHEIGHT (default 800x480; Touch Display 2: 720x1280)"
+
+
+def add_parser(sub: Any) -> None:
+    board = sub.add_parser(
+        "board",
+        help="draw a board state on the screen and the LEDs, or to PNG and JSON",
+        description='Draw pegs without a game: crib-pi board --pegs "45:40,97:91" --png b.png',
+    )
+    what = board.add_mutually_exclusive_group(required=True)
+    what.add_argument("--pegs", help='each side\'s "front:back", comma separated: "45:40,97:91"')
+    what.add_argument(
+        "--scene", help="an example state: start, skunk-threat, pegging, muggins, win"
+    )
+    board.add_argument("--players", type=int, help="players (4 with two pegs: partnerships)")
+    board.add_argument("--png", type=Path, help="save the screen as this PNG")
+    board.add_argument("--leds-json", type=Path, help="save the LED colours as this JSON")
+    board.add_argument("--size", default="800x480", help=SIZE_HELP)
+    board.add_argument("--config", type=Path, help="device config (TOML); else CRIB_PI_CONFIG")
+    board.add_argument("--seconds", type=float, default=10.0, help="how long to show on devices")
+    board.set_defaults(func=run_board)
+
+
+def parse_pegs(text: str, target: int = 121) -> list[tuple[int, int]]:
+    """``"45:40,97:91"`` -> [(45, 40), (97, 91)]; a lone ``"45"`` has its back peg at 0."""
+    pegs = []
+    for n, part in enumerate(text.split(","), start=1):
+        front_text, _, back_text = part.strip().partition(":")
+        try:
+            front, back = int(front_text), int(back_text or 0)
+        except ValueError:
+            raise PegsNotationError(
+                f"--pegs part {n} {part.strip()!r} is not front:back, like 45:40"
+            ) from None
+        if not 0 <= back <= front <= target:
+            raise PegsNotationError(
+                f"--pegs part {n} {part.strip()!r}: need 0 <= back <= front <= {target}"
+            )
+        pegs.append((front, back))
+    if not 1 <= len(pegs) <= 3:
+        raise PegsNotationError(f"--pegs gives {len(pegs)} sides; a board has 1 to 3")
+    return pegs
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"800x480"`` -> (800, 480)."""
+    width, sep, height = text.lower().partition("x")
+    if not sep or not width.isdigit() or not height.isdigit():
+        raise PegsNotationError(f"--size {text!r} is not WIDTHxHEIGHT, like 800x480")
+    size = (int(width), int(height))
+    if min(size) < 64 or max(size) > 8192:
+        raise PegsNotationError(f"--size {text!r}: each side must be 64 to 8192 pixels")
+    return size
+
+
+def run_board(args: argparse.Namespace) -> int:
+    from crib_pi.devices import load_config
+    from crib_pi.devices.scenes import SCENES, pegs_snapshot
+
+    if args.scene is not None:
+        if args.scene not in SCENES:
+            raise PegsNotationError(f"no scene {args.scene!r}; scenes: {', '.join(SCENES)}")
+        snapshot = SCENES[args.scene]()
+    else:
+        pegs = parse_pegs(args.pegs)
+        players = args.players or len(pegs)
+        if players % len(pegs) or players not in (1, 2, 3, 4, 6) or players < len(pegs):
+            raise PegsNotationError(
+                f"--players {players} does not suit {len(pegs)} sides (4 players: 2 sides)"
+            )
+        snapshot = pegs_snapshot(pegs, players)
+    config = load_config(args.config)
+    size = parse_size(args.size)
+    if args.png is None and args.leds_json is None:
+        return _show_on_devices(snapshot, config, args.seconds)
+    if args.leds_json is not None:
+        from crib_pi.devices.led_frame import LedStyle, render_frame
+        from crib_pi.devices.led_layout import LedLayout
+        from crib_pi.devices.led_power import PowerLimit
+
+        layout = LedLayout.from_config(config.leds, len(snapshot.sides))
+        frame = render_frame(snapshot, layout, LedStyle.from_config(config.leds))
+        limited = PowerLimit.from_config(config.leds).apply(frame)
+        args.leds_json.write_text(json.dumps({"leds": [list(rgb) for rgb in limited]}) + "\n")
+    if args.png is not None:
+        import pygame
+
+        from crib_pi.devices.screen_draw import render
+
+        pygame.image.save(render(snapshot, size), str(args.png))
+    return 0
+
+
+def _show_on_devices(snapshot: Any, config: Any, seconds: float) -> int:
+    from crib_pi.devices import make_devices
+
+    with make_devices(config) as devices:
+        devices.show(snapshot)
+        for problem in devices.problems:
+            print(f"crib-pi board: {problem}", file=sys.stderr)
+        clock = devices.clock
+        end = clock.now() + seconds
+        while clock.now() < end:
+            devices.leds.tick()
+            if devices.screen.pump() or devices.buttons.poll():
+                break
+            clock.sleep(0.02)
+    return 0
