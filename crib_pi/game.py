@@ -513,16 +513,13 @@ def _cut(s: _State, a: Cut) -> Record:
     _need_phase(s, "cut the starter", "deal")
     if a.card in _known_cards(s):
         raise DuplicateCardError(f"the starter {a.card} is already in a hand or the crib")
-    if s.dealt is not None:
-        missing = [p for p in range(s.options.players) if p not in s.discards]
-        if missing:
-            raise IllegalActionError(f"player {missing[0]} has not laid away to the crib yet")
     assert s.dealer is not None
     s.starter = a.card
     s.phase = "play"
-    kept = [_kept(s, p) for p in range(s.options.players)]
-    hands = None if s.dealt is None else [k for k in kept if k is not None]
-    s.peg = Pegging(s.options.players, (s.dealer + 1) % s.options.players, hands)
+    hands = [_kept(s, p) for p in range(s.options.players)]
+    s.peg = Pegging(
+        s.options.players, (s.dealer + 1) % s.options.players, hands, [HAND] * len(hands)
+    )
     events: list[ScoreEvent] = []
     text = f"the starter is {a.card}"
     if a.card.is_jack:
@@ -540,8 +537,8 @@ def _play(s: _State, a: Play) -> Record:
     assert s.peg is not None
     if a.card == s.starter:
         raise DuplicateCardError(f"{a.card} is the starter")
-    if s.dealt is None and a.card in _known_cards(s) and a.card not in _all_played(s):
-        raise DuplicateCardError(f"{a.card} was laid away to the crib")
+    s.peg.check_turn(a.player)
+    _check_dealt(s, a.player, (a.card,))
     return _peg_play(s, a, s.peg.play(a.player, a.card))
 
 
@@ -551,8 +548,17 @@ def _go(s: _State, a: Go) -> Record:
     return _peg_play(s, a, s.peg.go(a.player))
 
 
-def _all_played(s: _State) -> set[Card]:
-    return {c for pile in s.peg.played for c in pile} if s.peg else set()
+def _check_dealt(s: _State, player: int, cards: tuple[Card, ...]) -> None:
+    """A player's cards must be ones they were dealt (when known) and not laid away."""
+    laid = {c for away in s.discards.values() for c in away} | ({s.extra} if s.extra else set())
+    for card in cards:
+        for p, pile in enumerate(s.peg.played if s.peg else ()):
+            if card in pile and p != player:
+                raise DuplicateCardError(f"{card} was already played (by player {p})")
+        if s.dealt is not None and 0 <= player < len(s.dealt) and card not in s.dealt[player]:
+            raise IllegalActionError(f"player {player} was not dealt {card}")
+        if card in laid:
+            raise DuplicateCardError(f"{card} was laid away to the crib")
 
 
 def _peg_play(s: _State, a: Action, awards: list[tuple[int, ScoreItem]]) -> Record:
@@ -609,9 +615,7 @@ def _check_not_elsewhere(s: _State, cards: tuple[Card, ...], owner: int | None) 
             if card in s.peg.played[p] or card in s.shown.get(p, ()):
                 raise DuplicateCardError(f"{card} belongs to player {p}'s hand")
     if owner is not None:
-        for card in cards:
-            if any(card in laid for laid in s.discards.values()) or card == s.extra:
-                raise DuplicateCardError(f"{card} was laid away to the crib")
+        _check_dealt(s, owner, cards)
 
 
 def _crib(s: _State, a: Crib) -> Record:

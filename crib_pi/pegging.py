@@ -38,11 +38,14 @@ class GoCall:
 
 @dataclass
 class Pegging:
-    """The state of play; ``hands`` (when known) lets plays and go's be checked at once."""
+    """The state of play; ``hands`` (when known) lets plays and go's be checked at once.
+
+    ``hands`` may know some players' hands and not others (``None`` for those).
+    """
 
     players: int
     leader: int
-    hands: list[tuple[Card, ...]] | None = None
+    hands: list[tuple[Card, ...] | None] | None = None
     hand_sizes: list[int] | None = None
     turn: int | None = None
     pile: list[Card] = field(default_factory=list)
@@ -53,9 +56,8 @@ class Pegging:
     text: str = ""
 
     def __post_init__(self) -> None:
-        if self.hands is not None:
-            self.hands = [tuple(h) for h in self.hands]
-            self.hand_sizes = [len(h) for h in self.hands]
+        if self.hands is not None and self.hand_sizes is None:
+            self.hand_sizes = [4 if h is None else len(h) for h in self.hands]
         if self.hand_sizes is None:
             self.hand_sizes = [4] * self.players
         if len(self.hand_sizes) != self.players:
@@ -81,9 +83,10 @@ class Pegging:
 
     def held(self, player: int) -> tuple[Card, ...] | None:
         """The cards a player still holds, when hands are known."""
-        if self.hands is None:
+        hand = None if self.hands is None else self.hands[player]
+        if hand is None:
             return None
-        return tuple(c for c in self.hands[player] if c not in self.played[player])
+        return tuple(c for c in hand if c not in self.played[player])
 
     def fits(self, player: int) -> tuple[Card, ...] | None:
         held = self.held(player)
@@ -92,7 +95,7 @@ class Pegging:
     # -- checking ----------------------------------------------------------------------
 
     def check_play(self, player: int, card: Card) -> None:
-        self._check_turn(player)
+        self.check_turn(player)
         for p, cards in enumerate(self.played):
             if card in cards:
                 raise DuplicateCardError(f"{card} was already played (by player {p})")
@@ -103,7 +106,7 @@ class Pegging:
             raise IllegalActionError(f"{card} would make the count {self.count + card.value}")
 
     def check_go(self, player: int) -> None:
-        self._check_turn(player)
+        self.check_turn(player)
         if not self.pile:
             raise IllegalActionError(f"player {player} leads: any card fits the count of 0")
         fits = self.fits(player)
@@ -112,7 +115,7 @@ class Pegging:
                 f"player {player} cannot say go: {fits[0]} fits the count of {self.count}"
             )
 
-    def _check_turn(self, player: int) -> None:
+    def check_turn(self, player: int) -> None:
         if not 0 <= player < self.players:
             raise IllegalActionError(f"there is no player {player} in a {self.players}-player game")
         if self.turn is None:

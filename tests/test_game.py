@@ -61,7 +61,8 @@ def refused(g: Game, action: object, match: str) -> None:
 def test_refusals_leave_the_game_unchanged() -> None:
     g = known_game()
     refused(g, Play(0, C("9H")), "it is player 1's turn")
-    refused(g, Play(1, C("9H")), "player 1 does not hold 9H")
+    refused(g, Play(1, C("9H")), "player 1 was not dealt 9H")
+    refused(g, Play(1, C("4D")), "4D was laid away to the crib")
     refused(g, Go(1), "leads: any card fits")
     refused(g, Play(5, C("5H")), "no player 5 in a 2-player game")
     g.apply(Play(1, C("8S")))
@@ -244,3 +245,26 @@ def test_next_game_loser_deals_and_match_points() -> None:
     assert g.dealer == 1 and g.scores == (0, 0) and g.turn == 0
     snap = g.snapshot()
     assert snap.sides[0].games_won == 1 and snap.sides[0].match_points == 2
+
+
+def test_deal_known_without_discards() -> None:
+    """A record may give the deal but not the discards: plays must come from the dealt cards,
+    go's are taken on trust and checked at the show, and the crib is what was not shown."""
+    g = Game(GameOptions(players=2, dealer=0))
+    g.apply(DEAL)
+    g.apply(Cut(C("KS")))
+    refused(g, Play(1, C("9H")), "player 1 was not dealt 9H")
+    g.apply(Play(1, C("8S")))
+    g.apply(Play(0, C("QS")))
+    g.apply(Play(1, C("7C")))  # 25
+    g.apply(Go(0))  # on trust: player 0 might hold 2C or 3C
+    for p, c in [(1, "5H"), (1, "AD"), (0, "9H"), (0, "10D"), (0, "JC")]:
+        if g.turn != p:
+            g.apply(Go(g.turn))  # type: ignore[arg-type]
+        g.apply(Play(p, C(c)))
+    assert g.phase == "show"
+    refused(g, Show(1, cards("8S 7C 5H 3C")), "player 1 was not dealt 3C")
+    r = g.apply(Show(1, cards("8S 7C 5H AD")))
+    assert r.problems == ()
+    r = g.apply(Show(0, cards("QS 9H 10D JC")))
+    assert r.problems == ()
