@@ -113,15 +113,23 @@ def run_board(args: argparse.Namespace) -> int:
 def _show_on_devices(snapshot: Any, config: Any, seconds: float) -> int:
     from crib_pi.devices import make_devices
 
+    told = 0
     with make_devices(config) as devices:
         devices.show(snapshot)
-        for problem in devices.problems:
-            print(f"crib-pi board: {problem}", file=sys.stderr)
         clock = devices.clock
         end = clock.now() + seconds
         while clock.now() < end:
+            told = _tell(devices.problems, told)
             devices.leds.tick()
             if devices.screen.pump() or devices.buttons.poll():
                 break
             clock.sleep(0.02)
+    _tell(devices.problems, told)
     return 0
+
+
+def _tell(problems: tuple[Any, ...], told: int) -> int:
+    """Print the problems not printed yet; return how many are printed now."""
+    for problem in problems[told:]:
+        print(f"crib-pi board: {problem}", file=sys.stderr)
+    return len(problems)

@@ -25,7 +25,8 @@ RGB = tuple[int, int, int]
 
 @dataclass(frozen=True, slots=True)
 class ButtonSpec:
-    """One button: its GPIO pin (BCM number, wired to ground), its keys on a laptop, gestures.
+    """One button: its GPIO pin (BCM number, wired to ground; -1 in TOML for none), its keys
+    on a laptop, and its gestures.
 
     ``double`` makes a single press wait ``double_s`` for a possible second one, so only buttons
     that mean something on a double press pay that delay. ``repeat`` sends ``repeat`` events
@@ -241,6 +242,8 @@ def _buttons(data: Mapping[str, Any]) -> ButtonsConfig:
         pin = given.get("pin", spec.pin)
         if pin is not None and (isinstance(pin, bool) or not isinstance(pin, int)):
             raise DeviceConfigError(f"{where}.pin = {pin!r} is not a GPIO number")
+        if pin == -1:  # TOML has no null: -1 says "not wired"
+            pin = None
         keys = _convert(f"{where}.keys", given.get("keys", spec.keys), ("",))
         double = _convert(f"{where}.double", given.get("double", spec.double), False)
         repeat = _convert(f"{where}.repeat", given.get("repeat", spec.repeat), False)

@@ -36,8 +36,9 @@ class PygameScreen:
             import pygame
         except ImportError as exc:
             raise DeviceUnavailableError("screen", f"pygame-ce is not installed ({exc})") from exc
+        before = os.environ.get("SDL_VIDEODRIVER")
         if config.driver:
-            os.environ["SDL_VIDEODRIVER"] = config.driver
+            os.environ["SDL_VIDEODRIVER"] = config.driver  # SDL reads it at display init only
         try:
             pygame.display.init()
             pygame.font.init()
@@ -49,6 +50,11 @@ class PygameScreen:
             pygame.display.quit()
             driver = os.environ.get("SDL_VIDEODRIVER", "SDL's choice")
             raise DeviceUnavailableError("screen", f"no display ({driver}): {exc}") from exc
+        finally:
+            if before is None:
+                os.environ.pop("SDL_VIDEODRIVER", None)
+            else:
+                os.environ["SDL_VIDEODRIVER"] = before
         pygame.display.set_caption(title)
         self._pygame: Any = pygame
         self.reporter = reporter

@@ -1,8 +1,8 @@
 """Problems with devices, each told once.
 
 A missing camera or a stuck button would otherwise flood the log on every frame or poll. The
-reporter keeps every distinct problem, logs it once as a warning, and lets the caller (the
-app, ``crib-pi board``) show the list to a person.
+reporter keeps every distinct problem, logs it once as a warning (to the ``crib_pi.devices``
+logger), and lets the caller (the app, ``crib-pi board``) show the list to a person.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import threading
 from dataclasses import dataclass
 
 log = logging.getLogger("crib_pi.devices")
+log.addHandler(logging.NullHandler())  # the app decides where problems are shown
 
 
 @dataclass(frozen=True, slots=True)
