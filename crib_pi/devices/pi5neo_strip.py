@@ -1,4 +1,5 @@
-"""WS2812 strips on a Pi 5 through ``pi5neo`` over SPI (GPIO 10, ``/dev/spidev0.0``).
+"""WS2812 strips on a Pi 5 through ``pi5neo`` (1.1 or later) over SPI (GPIO 10,
+``/dev/spidev0.0``). Not yet run on a real Pi 5 by this project.
 
 pi5neo sends 24 SPI bytes per LED; the default spidev buffer (4096 bytes) holds about 170
 LEDs, so two 121-hole tracks need ``spidev.bufsiz=32768`` on the kernel command line.
@@ -8,6 +9,7 @@ per frame.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from crib_pi.devices.config import RGB, LedConfig
@@ -26,12 +28,14 @@ class Pi5NeoStrip:
         except ImportError as exc:
             raise DeviceUnavailableError("leds", f"pi5neo is not installed ({exc})") from exc
         self._count = count
-        try:
-            self._neo: Any = Pi5Neo(config.spi_device, count, config.spi_khz)
-        except OSError as exc:
+        # Pi5Neo only prints when it cannot open the device, so check first.
+        if not os.access(config.spi_device, os.R_OK | os.W_OK):
             raise DeviceUnavailableError(
-                "leds", f"{config.spi_device} cannot be opened ({exc}); is SPI enabled?"
-            ) from exc
+                "leds",
+                f"{config.spi_device} cannot be opened: is SPI enabled (dtparam=spi=on) and"
+                " is the user in the spi group?",
+            )
+        self._neo: Any = Pi5Neo(config.spi_device, count, config.spi_khz, quiet_mode=True)
         self.too_long_for_default_buffer = count * SPI_BYTES_PER_LED > DEFAULT_SPIDEV_BUFSIZ
 
     @property
@@ -52,6 +56,4 @@ class Pi5NeoStrip:
             return
         neo.clear_strip()
         neo.update_strip(sleep_duration=None)
-        spi = getattr(neo, "spi", None)
-        if spi is not None:
-            spi.close()
+        neo.close()

@@ -113,7 +113,7 @@ def draw_play(surface: pygame.Surface, box: Box, snapshot: BoardSnapshot, unit: 
     """The count and the pile while pegging, else the cards just scored; and the starter."""
     st.panel(surface, box)
     pad = unit * 2
-    label = max(12, box.h // 8)
+    label = max(15, box.h // 7)
     card_h = int(min(box.h * 0.55, box.w * 0.24))
     card_w = int(card_h * 0.7)
     right = box.right - pad - (card_w + pad if snapshot.starter else 0)
@@ -194,7 +194,7 @@ def draw_event(surface: pygame.Surface, box: Box, snapshot: BoardSnapshot, unit:
     """The last score said aloud ("fifteen two, and a pair is four") and itemised."""
     st.panel(surface, box)
     pad = unit * 2
-    label = max(12, box.h // 8)
+    label = max(15, box.h // 7)
     st.text(surface, "LAST SCORE", label, st.DIM, (box.x + pad, box.y + pad // 2))
     y = box.y + pad // 2 + label + unit // 2
     words = snapshot.last_text or "nothing scored yet"

@@ -2,6 +2,7 @@
 
 ``rpi_ws281x`` from PyPI refuses a Pi 5 ("Hardware revision is not supported"); use
 ``pi5neo_strip`` there. Needs root or access to ``/dev/mem`` for PWM/PCM, or SPI on GPIO 10.
+Not yet run on a real Pi by this project: it follows the library's ``PixelStrip`` API.
 """
 
 from __future__ import annotations
