@@ -740,9 +740,8 @@ def _muggins(s: _State, a: Muggins) -> Record:
         raise IllegalActionError(f"player {a.player} cannot take points from their own side")
     s.missed = None
     events: list[ScoreEvent] = []
-    item = ScoreItem(
-        "muggins", missed.shortfall, tuple(c for i in missed.items for c in i.cards), "muggins"
-    )
+    cards = tuple(dict.fromkeys(c for i in missed.items for c in i.cards))
+    item = ScoreItem("muggins", missed.shortfall, cards, "muggins")
     _peg(s, a.player, item, "muggins", events)
     text = f"muggins! player {a.player} takes {missed.shortfall} missed by player {missed.owner}"
     return _record(s, a, events, text, result=_result_if_won(s))
