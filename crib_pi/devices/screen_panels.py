@@ -149,6 +149,8 @@ def draw_play(surface: pygame.Surface, box: Box, snapshot: BoardSnapshot, unit: 
         cards = _cards_scored(snapshot)
         if cards:
             title += ": CARDS SCORED"
+        else:
+            st.text(surface, "no cards yet", label, st.DIM, (x, box.y + box.h // 2), "midleft")
     _card_row(surface, cards, x, right, box.y + (box.h - card_h) // 2 + label // 3, card_w, unit)
     st.text(surface, title, label, st.DIM, (box.x + pad, box.y + pad // 2))
     if snapshot.starter is not None:
@@ -255,15 +257,15 @@ def draw_prompt(
             surface, words, chip_size, st.TEXT, (chip.x + w // 2, chip.y + chip.h // 2), "center"
         )
         x -= unit
-    st.text(
-        surface,
-        snapshot.prompt or "",
-        size,
-        st.TEXT,
-        (box.x, box.y + box.h // 2),
-        "midleft",
-        max_w=max(10, x - box.x - unit),
-    )
+    room = max(10, x - box.x - unit)
+    prompt = snapshot.prompt or ""
+    lines = [prompt]
+    if st.font(size).size(prompt)[0] > room:  # too long for one line: two smaller lines
+        size = max(12, int(size * 0.7))
+        lines = st.wrap(prompt, size, room)[:2]
+    top = box.y + (box.h - size * len(lines)) // 2
+    for n, line in enumerate(lines):
+        st.text(surface, line, size, st.TEXT, (box.x, top + n * size), max_w=room)
 
 
 def draw_win(surface: pygame.Surface, box: Box, snapshot: BoardSnapshot) -> None:
