@@ -47,6 +47,9 @@ class CvCamera:
         for prop, value, name in settings:
             if not capture.set(prop, value):
                 reporter.problem("camera", f"the webcam refused the setting {name} = {value}")
+        if config.lock_exposure:
+            # Not done yet: V4L2 exposure / white-balance controls differ per webcam.
+            reporter.problem("camera", "lock_exposure is not implemented for webcams yet")
         self._capture: Any = capture
         self._number = 0
         self._ended = False
