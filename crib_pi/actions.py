@@ -27,6 +27,7 @@ class GameOptions:
     muggins: bool = False
     triple_skunk: bool = False
     match_points: tuple[tuple[str, int], ...] = tuple(MATCH_POINTS.items())
+    names: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.players not in (2, 3, 4):
@@ -40,6 +41,14 @@ class GameOptions:
         for name in ("muggins", "triple_skunk"):
             if not isinstance(getattr(self, name), bool):
                 raise CribError(f"{name} must be true or false, not {getattr(self, name)!r}")
+        if self.names and (
+            len(self.names) != self.players or not all(isinstance(n, str) for n in self.names)
+        ):
+            raise CribError(f"names must give {self.players} player names, not {self.names!r}")
+
+    def name(self, player: int) -> str:
+        """A player's name, or ``player N`` when none was given."""
+        return self.names[player] if self.names else f"player {player}"
 
     @property
     def sides(self) -> int:
@@ -71,19 +80,24 @@ class GameOptions:
             out["triple_skunk"] = True
         if dict(self.match_points) != MATCH_POINTS:
             out["match_points"] = dict(self.match_points)
+        if self.names:
+            out["names"] = list(self.names)
         return out
 
     @classmethod
     def from_json(cls, data: Any) -> GameOptions:
         if not isinstance(data, dict):
             raise CribError(f"'game' must be an object of options, not {data!r}")
-        known = {"players", "target", "dealer", "muggins", "triple_skunk", "match_points"}
+        known = {"players", "target", "dealer", "muggins", "triple_skunk", "match_points", "names"}
         unknown = sorted(set(data) - known)
         if unknown:
             raise CribError(
                 f"unknown game option {unknown[0]!r} (known: {', '.join(sorted(known))})"
             )
-        kwargs = {k: v for k, v in data.items() if k != "match_points"}
+        kwargs = {k: v for k, v in data.items() if k not in ("match_points", "names")}
+        names = data.get("names", [])
+        if not isinstance(names, list):
+            raise CribError(f"names must be a list of player names, not {names!r}")
         points = data.get("match_points", MATCH_POINTS)
         if (
             not isinstance(points, dict)
@@ -91,7 +105,9 @@ class GameOptions:
             or not all(isinstance(v, int) and v >= 0 for v in points.values())
         ):
             raise CribError(f"match_points must give whole points for {', '.join(MATCH_POINTS)}")
-        return cls(**kwargs, match_points=tuple((k, points[k]) for k in MATCH_POINTS))
+        return cls(
+            **kwargs, match_points=tuple((k, points[k]) for k in MATCH_POINTS), names=tuple(names)
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,8 @@ COMMAND_MODULES = (
     "crib_pi.commands.score",
     "crib_pi.commands.replay",
     "crib_pi.commands.run",
+    "crib_pi.commands.board",
+    "crib_pi.commands.history",
 )
 
 

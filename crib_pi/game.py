@@ -753,8 +753,10 @@ def _muggins(s: _State, a: Muggins) -> Record:
 
 def _side_names(o: GameOptions) -> list[str]:
     if o.players == 4:
+        if o.names:
+            return [f"{o.names[0]} & {o.names[2]}", f"{o.names[1]} & {o.names[3]}"]
         return ["players 0 & 2", "players 1 & 3"]
-    return [f"player {p}" for p in range(o.players)]
+    return [o.name(p) for p in range(o.players)]
 
 
 def _prompt(s: _State) -> str:

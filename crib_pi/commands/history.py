@@ -1,0 +1,92 @@
+"""``crib-pi history``, ``crib-pi export GAME`` and ``crib-pi stats``: the stored games."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from crib_pi.history import PlayerStats, add_stats, history_rows
+from crib_pi.store import GameStore, StoreError
+
+
+def default_db() -> Path:
+    """``$CRIB_PI_DB``, else systemd's ``$STATE_DIRECTORY``, else the user's state folder."""
+    if os.environ.get("CRIB_PI_DB"):
+        return Path(os.environ["CRIB_PI_DB"])
+    if os.environ.get("STATE_DIRECTORY"):
+        return Path(os.environ["STATE_DIRECTORY"].split(":")[0]) / "games.sqlite3"
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "crib-pi" / "games.sqlite3"
+
+
+def add_parser(sub: Any) -> None:
+    for name, helptext, func in (
+        ("history", "list stored games: date, players, result, skunks", run_history),
+        ("stats", "each player's games, wins, skunks, averages and best hand", run_stats),
+    ):
+        p = sub.add_parser(name, help=helptext)
+        p.add_argument("--db", type=Path, help="game database (default: the state folder)")
+        p.add_argument("--json", action="store_true")
+        p.set_defaults(func=func)
+    p = sub.add_parser("export", help="write one stored game record (JSON lines)")
+    p.add_argument("game", type=int, metavar="GAME", help="the record number from history")
+    p.add_argument("--db", type=Path)
+    p.add_argument("--out", type=Path, help="file to write (default: standard output)")
+    p.set_defaults(func=run_export)
+
+
+def _open(args: argparse.Namespace) -> GameStore:
+    path = args.db or default_db()
+    if not path.exists():
+        raise StoreError(f"no game database at {path} (no game has been stored yet)")
+    return GameStore(path)
+
+
+def run_history(args: argparse.Namespace) -> int:
+    store = _open(args)
+    rows = [row for stored, replay in store.iter_replays() for row in history_rows(stored, replay)]
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False))
+        return 0
+    if not rows:
+        print("no games yet")
+    for r in rows:
+        scores = "-".join(map(str, r["scores"]))
+        result = f"{r['winner']} won" if r["winner"] else "in progress"
+        print(
+            f"{r['record']:>4}.{r['game']:<3} {r['date']}  {' v '.join(r['sides'])}  "
+            f"{scores}  {result} ({r['skunk']})"
+        )
+    return 0
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    store = _open(args)
+    stats: dict[str, PlayerStats] = {}
+    for _, replay in store.iter_replays():
+        add_stats(stats, replay)
+    rows = [s.to_json() for s in stats.values()]
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False))
+        return 0
+    for r in rows:
+        print(
+            f"{r['name']:<12} games {r['games']:>3}  wins {r['wins']:>3}  "
+            f"skunks {r['skunks']}/{r['skunked']}  hand {r['average_hand']}  "
+            f"crib {r['average_crib']}  pegging {r['average_pegging']}  "
+            f"best {r['best_hand']} ({' '.join(r['best_hand_cards'])})"
+        )
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    lines = _open(args).lines(args.game)
+    text = "\n".join(lines) + "\n"
+    if args.out:
+        args.out.write_text(text, encoding="utf-8")
+    else:
+        print(text, end="")
+    return 0

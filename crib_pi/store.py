@@ -1,0 +1,199 @@
+"""The durable event log: every action of every game in SQLite, as it happens.
+
+Each record (a match: one game after another at a table) is a row in ``records`` and its
+actions are rows in ``actions``, stored as record lines (``crib_pi.records`` format). SQLite
+runs in WAL mode with ``synchronous=FULL`` so a committed action survives a power cut; one
+commit per action costs a few milliseconds on an SD card, far below a human's pace.
+
+``GameLog`` wraps a store for the running game: if the database is corrupt, full or
+unwritable it reports the problem once and the game goes on in memory, never a crash loop.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from crib_pi.actions import Action, GameOptions, NewGame
+from crib_pi.errors import CribError
+from crib_pi.records import Replay, format_line, replay_lines
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS records (
+    id INTEGER PRIMARY KEY,
+    started REAL NOT NULL,
+    updated REAL NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS actions (
+    record INTEGER NOT NULL REFERENCES records(id),
+    seq INTEGER NOT NULL,
+    at REAL NOT NULL,
+    line TEXT NOT NULL,
+    PRIMARY KEY (record, seq)
+);
+"""
+
+
+class StoreError(CribError):
+    """The database cannot be opened, read or written; says which file and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRecord:
+    id: int
+    started: float
+    updated: float
+    finished: bool
+    lines: int
+
+
+class GameStore:
+    """SQLite file of game records; ``path=":memory:"`` for tests and fallbacks."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=5)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.executescript(SCHEMA)
+            self._db.execute("SELECT count(*) FROM actions").fetchone()
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(f"game database {self.path}: {exc}") from None
+
+    def close(self) -> None:
+        self._db.close()
+
+    def new_record(self, options: GameOptions) -> int:
+        """Start a record with its ``game`` line; returns its id."""
+        now = time.time()
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            cur = self._db.execute(
+                "INSERT INTO records (started, updated) VALUES (?, ?)", (now, now)
+            )
+            record = int(cur.lastrowid or 0)
+            self._db.execute(
+                "INSERT INTO actions VALUES (?, 0, ?, ?)",
+                (record, now, format_line(NewGame(options))),
+            )
+            self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise StoreError(f"game database {self.path}: {exc}") from None
+        return record
+
+    def append(self, record: int, action: Action, *, finished: bool = False) -> None:
+        """Store one applied action (undo lines included), committed before returning."""
+        now = time.time()
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            (seq,) = self._db.execute(
+                "SELECT coalesce(max(seq), -1) + 1 FROM actions WHERE record = ?", (record,)
+            ).fetchone()
+            self._db.execute(
+                "INSERT INTO actions VALUES (?, ?, ?, ?)", (record, seq, now, format_line(action))
+            )
+            self._db.execute(
+                "UPDATE records SET updated = ?, finished = ? WHERE id = ?",
+                (now, int(finished), record),
+            )
+            self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise StoreError(f"game database {self.path}: {exc}") from None
+
+    def lines(self, record: int) -> list[str]:
+        rows = self._db.execute(
+            "SELECT line FROM actions WHERE record = ? ORDER BY seq", (record,)
+        ).fetchall()
+        if not rows:
+            raise StoreError(f"there is no game record {record} in {self.path}")
+        return [row[0] for row in rows]
+
+    def records(self) -> list[StoredRecord]:
+        rows = self._db.execute(
+            "SELECT r.id, r.started, r.updated, r.finished, count(a.seq) FROM records r "
+            "LEFT JOIN actions a ON a.record = r.id GROUP BY r.id ORDER BY r.id"
+        ).fetchall()
+        return [StoredRecord(i, s, u, bool(f), n) for i, s, u, f, n in rows]
+
+    def latest_unfinished(self) -> int | None:
+        row = self._db.execute(
+            "SELECT id FROM records WHERE finished = 0 ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        return None if row is None else int(row[0])
+
+    def replay(self, record: int) -> Replay:
+        """The record's game as it stands: same deal, same count, undo history intact."""
+        return replay_lines(self.lines(record))
+
+    def iter_replays(self) -> Iterator[tuple[StoredRecord, Replay]]:
+        for stored in self.records():
+            yield stored, self.replay(stored.id)
+
+
+def open_store(path: str | Path) -> GameStore:
+    """Open the database; a corrupt file is moved aside (``.corrupt-<time>``) and a new one made.
+
+    Raises ``StoreError`` only when even a fresh file cannot be made (e.g. a read-only disk).
+    """
+    try:
+        return GameStore(path)
+    except StoreError:
+        target = Path(path)
+        if str(path) == ":memory:" or not target.exists():
+            raise
+        aside = target.with_name(f"{target.name}.corrupt-{int(time.time())}")
+        target.replace(aside)
+        for suffix in ("-wal", "-shm"):
+            extra = target.with_name(target.name + suffix)
+            if extra.exists():
+                extra.replace(aside.with_name(aside.name + suffix))
+        return GameStore(path)
+
+
+class GameLog:
+    """The running game's log: durable when it can be, in memory when it cannot.
+
+    ``problem`` holds the one message to show the players when the database failed.
+    """
+
+    def __init__(self, store: GameStore | None, record: int | None = None) -> None:
+        self.store = store
+        self.record = record
+        self.memory: list[str] = []
+        self.problem: str | None = None
+
+    def start(self, options: GameOptions) -> None:
+        self.memory = [format_line(NewGame(options))]
+        if self.store is not None:
+            try:
+                self.record = self.store.new_record(options)
+            except StoreError as exc:
+                self._fail(exc)
+
+    def append(self, action: Action, *, finished: bool = False) -> None:
+        self.memory.append(format_line(action))
+        if self.store is not None and self.record is not None:
+            try:
+                self.store.append(self.record, action, finished=finished)
+            except StoreError as exc:
+                self._fail(exc)
+
+    def _fail(self, exc: StoreError) -> None:
+        self.problem = f"{exc}; the game goes on in memory (not saved)"
+        self.store = None
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()
+            self.store = None
