@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "crib_pi.commands.run",
     "crib_pi.commands.board",
     "crib_pi.commands.history",
+    "crib_pi.commands.install_service",
 )
 
 
