@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "crib_pi.commands.board",
     "crib_pi.commands.history",
     "crib_pi.commands.install_service",
+    "crib_pi.commands.mat",
 )
 
 

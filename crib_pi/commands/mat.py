@@ -1,0 +1,44 @@
+"""``crib-pi mat --out mat.pdf|mat.png [--players N]`` and ``crib-pi mat --json``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from crib_pi.errors import CribError
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("mat", help="make the printable play mat (PDF or PNG), or print its layout")
+    p.add_argument("--out", type=Path, help="mat.pdf (A3, print at 100%%) or mat.png")
+    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    p.add_argument("--json", action="store_true", help="print size, markers and zones")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from crib_pi.mat import HEIGHT_MM, WIDTH_MM, Mat, pdf_bytes
+
+    mat = Mat(args.players)
+    if args.json:
+        print(json.dumps(mat.to_json()))
+    if args.out is None:
+        if not args.json:
+            raise CribError("say where to write the mat with --out mat.pdf, or use --json")
+        return 0
+    image = mat.render()
+    suffix = args.out.suffix.lower()
+    if suffix == ".pdf":
+        args.out.write_bytes(pdf_bytes(image, WIDTH_MM, HEIGHT_MM))
+    elif suffix in (".png", ".jpg", ".jpeg"):
+        if not cv2.imwrite(str(args.out), image):
+            raise CribError(f"could not write {args.out}")
+    else:
+        raise CribError(f"--out {args.out}: the mat is written as .pdf or .png")
+    if not args.json:
+        print(f"wrote {args.out} ({args.players} players, A3 {WIDTH_MM} x {HEIGHT_MM} mm)")
+    return 0

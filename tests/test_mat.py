@@ -1,0 +1,94 @@
+"""The play mat: layout, files, and finding it again in a tilted photo of itself."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from crib_pi.mat import HEIGHT, WIDTH, Mat
+from crib_pi.session.locate import MatLocator
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_zones_do_not_overlap_and_miss_the_markers(players: int) -> None:
+    mat = Mat(players)
+    zones = mat.zones
+    assert [z.player for z in zones if z.player is not None] == list(range(players))
+    assert {z.name for z in zones} >= {"starter", "crib"}
+    boxes = [z.box for z in zones] + [
+        (c[:, 0].min(), c[:, 1].min(), c[:, 0].max(), c[:, 1].max()) for c in mat.markers().values()
+    ]
+    for i, a in enumerate(boxes):
+        assert 0 <= a[0] < a[2] <= WIDTH and 0 <= a[1] < a[3] <= HEIGHT
+        for b in boxes[i + 1 :]:
+            overlap_x = min(a[2], b[2]) - max(a[0], b[0])
+            overlap_y = min(a[3], b[3]) - max(a[1], b[1])
+            assert overlap_x <= 0 or overlap_y <= 0, (a, b)
+
+
+def _photo(mat_image: np.ndarray, angle: float) -> tuple[np.ndarray, np.ndarray]:
+    """The mat seen by a camera, tilted and scaled into a 1280x720 frame of a wooden table."""
+    h, w = mat_image.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    shift = 60 * np.sin(angle)
+    dst = np.float32([[180 + shift, 90], [1100, 60 + shift], [1180, 690], [90, 650 - shift]])
+    m = cv2.getPerspectiveTransform(src, dst)
+    table = np.full((720, 1280, 3), (60, 100, 150), np.uint8)
+    frame = cv2.warpPerspective(
+        mat_image, m, (1280, 720), dst=table, borderMode=cv2.BORDER_TRANSPARENT
+    )
+    return frame, m
+
+
+@pytest.mark.parametrize("angle", [0.0, 0.7, -1.2])
+def test_locator_maps_a_tilted_frame_back_to_the_mat(angle: float) -> None:
+    mat = Mat(2)
+    frame, m = _photo(mat.render(), angle)
+    frame = cv2.GaussianBlur(frame, (3, 3), 0)
+    locator = MatLocator(mat)
+    assert locator.update(frame) is not None and locator.markers_seen == 4
+    centre = np.float32([[[(a + c) / 2, (b + d) / 2]] for a, b, c, d in [mat.zone("crib").box]])
+    seen = cv2.perspectiveTransform(centre, m).reshape(-1, 2)
+    back = locator.to_mat(seen)[0]
+    assert mat.zone_at(*back) == mat.zone("crib")
+    assert np.allclose(back, centre.reshape(2), atol=6)  # within 1.5 mm
+
+
+def test_locator_keeps_the_last_mapping_when_markers_are_covered() -> None:
+    mat = Mat(2)
+    frame, _ = _photo(mat.render(), 0.3)
+    locator = MatLocator(mat)
+    first = locator.update(frame)
+    covered = frame.copy()
+    covered[:] = (60, 100, 150)  # a hand over everything
+    assert locator.update(covered) is first and locator.markers_seen == 0
+    with pytest.raises(ValueError, match="not been found"):
+        MatLocator(mat).to_mat([[1, 2]])
+
+
+def test_mat_command(tmp_path: Path) -> None:
+    run = [sys.executable, "-m", "crib_pi", "mat"]
+    layout = json.loads(
+        subprocess.run([*run, "--json", "--players", "3"], capture_output=True, text=True).stdout
+    )
+    assert layout["size"] == [WIDTH, HEIGHT] and len(layout["markers"]) == 4
+    assert [z["name"] for z in layout["zones"]] == [
+        "player 0",
+        "player 1",
+        "player 2",
+        "starter",
+        "crib",
+    ]
+    pdf, png = tmp_path / "mat.pdf", tmp_path / "mat.png"
+    assert subprocess.run([*run, "--out", str(pdf)]).returncode == 0
+    assert pdf.read_bytes().startswith(b"%PDF-1.4") and b"/DCTDecode" in pdf.read_bytes()
+    assert subprocess.run([*run, "--out", str(png), "--players", "4"]).returncode == 0
+    assert cv2.imread(str(png)).shape == (HEIGHT, WIDTH, 3)
+    bad = subprocess.run([*run, "--out", str(tmp_path / "mat.txt")], capture_output=True, text=True)
+    assert bad.returncode == 2 and "written as .pdf or .png" in bad.stderr
