@@ -1,0 +1,167 @@
+"""From per-frame reads to cards laid: only what is read the same way, frame after frame.
+
+Hands pass over the mat, shadows move and cards are slid in crooked, so a single frame is not
+to be believed. A card is *laid* when it has been read as the same card in the same zone in
+``stable`` consecutive frames. A laid card that vanishes (a hand over it) and comes back is
+not laid again. A card the session has set aside (rejected, undone, or left from the last
+deal) is ignored until it has been gone from the mat for ``stable`` frames. A spot that keeps
+reading as *uncertain* becomes one question, never a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from crib_pi.cards import Card
+
+Point = tuple[float, float]
+NEAR = 60.0  # mat pixels (15 mm): uncertain reads this close are the same spot
+
+
+@dataclass(frozen=True, slots=True)
+class Sighting:
+    """One card-shaped thing in one frame, in mat coordinates; ``card`` None if unsure."""
+
+    card: Card | None
+    zone: str | None
+    centre: Point
+    candidates: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CardLaid:
+    card: Card
+    zone: str
+    centre: Point
+
+
+@dataclass(frozen=True, slots=True)
+class CardUnsure:
+    """A spot read as uncertain in ``stable`` frames: ask the players which card it is."""
+
+    candidates: tuple[Card, ...]
+    zone: str
+    centre: Point
+
+
+@dataclass(frozen=True, slots=True)
+class MatCleared:
+    """Nothing has been seen in any zone for ``stable`` frames."""
+
+
+TrackEvent = CardLaid | CardUnsure | MatCleared
+
+
+@dataclass
+class _Unsure:
+    zone: str
+    centre: Point
+    candidates: tuple[Card, ...]
+    frames: int = 1
+    asked: bool = False
+    seen_now: bool = True
+    missing: int = 0
+
+
+@dataclass
+class Tracker:
+    """Feed it each frame's sightings with ``update``; it returns what became certain."""
+
+    stable: int = 3
+    laid: dict[Card, str] = field(default_factory=dict)
+    _streak: dict[tuple[Card, str], int] = field(default_factory=dict)
+    _ignored: dict[Card, int] = field(default_factory=dict)  # card -> frames gone
+    _unsure: list[_Unsure] = field(default_factory=list)
+    _empty_frames: int = 0
+    _cleared: bool = True
+
+    def ignore(self, card: Card) -> None:
+        """Set a card aside until it leaves the mat (rejected, undone, or last deal's)."""
+        self.laid.pop(card, None)
+        self._ignored[card] = 0
+        for key in [k for k in self._streak if k[0] == card]:
+            del self._streak[key]
+
+    def ignore_everything(self) -> None:
+        """Everything on the mat now is stale: the next deal starts from a clear mat."""
+        for card in list(self.laid):
+            self.ignore(card)
+        for card, _ in list(self._streak):
+            self.ignore(card)
+        for spot in self._unsure:
+            spot.asked = True
+
+    def update(self, sightings: list[Sighting]) -> list[TrackEvent]:
+        events: list[TrackEvent] = []
+        in_zones = [s for s in sightings if s.zone is not None]
+        sure: dict[tuple[Card, str], Sighting] = {
+            (s.card, s.zone): s for s in in_zones if s.card is not None and s.zone is not None
+        }
+        seen_cards = {card for card, _ in sure}
+        for card in list(self._ignored):
+            self._ignored[card] = 0 if card in seen_cards else self._ignored[card] + 1
+            if self._ignored[card] >= self.stable:
+                del self._ignored[card]
+        streak: dict[tuple[Card, str], int] = {}
+        for (card, zone), sighting in sure.items():
+            if card in self._ignored or self.laid.get(card) == zone:
+                continue
+            count = self._streak.get((card, zone), 0) + 1
+            streak[(card, zone)] = count
+            if count >= self.stable:
+                self.laid[card] = zone
+                del streak[(card, zone)]
+                events.append(CardLaid(card, zone, sighting.centre))
+        self._streak = streak
+        events += self._track_unsure([s for s in in_zones if s.card is None], sure)
+        if in_zones:
+            self._empty_frames, self._cleared = 0, False
+        else:
+            self._empty_frames += 1
+            if self._empty_frames >= self.stable and not self._cleared:
+                self._cleared = True
+                events.append(MatCleared())
+        return events
+
+    def _track_unsure(
+        self, unsure: list[Sighting], sure: dict[tuple[Card, str], Sighting]
+    ) -> list[TrackEvent]:
+        for spot in self._unsure:
+            spot.seen_now = False
+        for sighting in unsure:
+            assert sighting.zone is not None
+            spot: _Unsure | None = next(
+                (
+                    u
+                    for u in self._unsure
+                    if u.zone == sighting.zone and _distance(u.centre, sighting.centre) < NEAR
+                ),
+                None,
+            )
+            if spot is None:
+                self._unsure.append(_Unsure(sighting.zone, sighting.centre, sighting.candidates))
+            elif not spot.seen_now:
+                spot.frames += 1
+                spot.seen_now, spot.missing = True, 0
+                spot.centre = sighting.centre
+                spot.candidates = sighting.candidates or spot.candidates
+        # a spot now read for sure, or gone for a while, stops being a question
+        sure_spots = [(s.zone, s.centre) for s in sure.values()]
+        for spot in self._unsure:
+            spot.missing = 0 if spot.seen_now else spot.missing + 1
+        self._unsure = [
+            u
+            for u in self._unsure
+            if u.missing < self.stable
+            and not any(z == u.zone and _distance(c, u.centre) < NEAR for z, c in sure_spots)
+        ]
+        events: list[TrackEvent] = []
+        for spot in self._unsure:
+            if spot.frames >= self.stable and not spot.asked:
+                spot.asked = True
+                events.append(CardUnsure(spot.candidates, spot.zone, spot.centre))
+        return events
+
+
+def _distance(a: Point, b: Point) -> float:
+    return float(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5)
