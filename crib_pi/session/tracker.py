@@ -126,11 +126,11 @@ class Tracker:
     def _track_unsure(
         self, unsure: list[Sighting], sure: dict[tuple[Card, str], Sighting]
     ) -> list[TrackEvent]:
-        for spot in self._unsure:
-            spot.seen_now = False
+        for old in self._unsure:
+            old.seen_now = False
         for sighting in unsure:
             assert sighting.zone is not None
-            spot: _Unsure | None = next(
+            spot = next(
                 (
                     u
                     for u in self._unsure
