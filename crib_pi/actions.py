@@ -129,6 +129,16 @@ class CutForDeal:
 
 
 @dataclass(frozen=True, slots=True)
+class ChooseDealer:
+    """The dealer picked by hand instead of cutting for deal."""
+
+    player: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"dealer": self.player}
+
+
+@dataclass(frozen=True, slots=True)
 class Deal:
     """Hands as dealt, when they are known; ``extra`` is the 3-player crib card."""
 
@@ -227,7 +237,19 @@ class Undo:
 
 
 Action = (
-    NewGame | CutForDeal | Deal | Discard | Cut | Play | Go | Show | Crib | Claim | Muggins | Undo
+    NewGame
+    | CutForDeal
+    | ChooseDealer
+    | Deal
+    | Discard
+    | Cut
+    | Play
+    | Go
+    | Show
+    | Crib
+    | Claim
+    | Muggins
+    | Undo
 )
 
 
@@ -258,6 +280,8 @@ def action_from_json(line: Any) -> Action:
         return NewGame(GameOptions.from_json(value))
     if key == "cut_for_deal":
         return CutForDeal(_cards(value, "cut_for_deal"))
+    if key == "dealer":
+        return ChooseDealer(_player(value, "dealer"))
     if key == "deal":
         if not isinstance(value, list) or not value:
             raise CribError(f"deal must be a list of hands, not {value!r}")

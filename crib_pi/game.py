@@ -26,6 +26,7 @@ from itertools import combinations
 
 from crib_pi.actions import (
     Action,
+    ChooseDealer,
     Claim,
     Crib,
     Cut,
@@ -317,6 +318,7 @@ def _apply(s: _State, action: Action) -> Record:
         )
     handlers = {
         CutForDeal: _cut_for_deal,
+        ChooseDealer: _choose_dealer,
         Deal: _deal,
         Discard: _discard,
         Cut: _cut,
@@ -411,6 +413,14 @@ def _cut_for_deal(s: _State, a: CutForDeal) -> Record:
     s.dealer = lowest[0]
     s.phase = "deal"
     return _record(s, a, [], f"player {s.dealer} cuts lowest ({a.cards[s.dealer]}) and deals")
+
+
+def _choose_dealer(s: _State, a: ChooseDealer) -> Record:
+    _need_phase(s, "choose the dealer", "cut_for_deal")
+    _check_player(s, a.player)
+    s.dealer = a.player
+    s.phase = "deal"
+    return _record(s, a, [], f"player {a.player} deals (chosen by hand)")
 
 
 def _known_cards(s: _State) -> set[Card]:

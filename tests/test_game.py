@@ -268,3 +268,13 @@ def test_deal_known_without_discards() -> None:
     assert r.problems == ()
     r = g.apply(Show(0, cards("QS 9H 10D JC")))
     assert r.problems == ()
+
+
+def test_dealer_chosen_by_hand() -> None:
+    from crib_pi.actions import ChooseDealer
+
+    g = Game(GameOptions(players=2, dealer=None))
+    refused(g, ChooseDealer(2), "no player 2")
+    g.apply(ChooseDealer(1))
+    assert g.dealer == 1 and g.phase == "deal"
+    refused(g, ChooseDealer(0), "cannot choose the dealer now")
