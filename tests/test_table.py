@@ -1,0 +1,174 @@
+"""The table session fed what the tracker and buttons would say: the game record comes out."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from crib_pi.actions import (
+    Action,
+    ChooseDealer,
+    Claim,
+    Crib,
+    Cut,
+    CutForDeal,
+    GameOptions,
+    Go,
+    Muggins,
+    Play,
+    Show,
+    Undo,
+)
+from crib_pi.cards import Card
+from crib_pi.records import format_line, replay_lines
+from crib_pi.session.table import Press, TableSession, TypedCard
+from crib_pi.session.tracker import CardLaid, CardUnsure
+from crib_pi.simulate import random_game
+from crib_pi.store import GameLog
+
+C = Card.parse
+
+
+def _canonical(lines: list[str]) -> list[str]:
+    """Record lines with each shown hand's cards sorted (their order means nothing)."""
+    out = []
+    for line in lines:
+        data = json.loads(line)
+        if "show" in data:
+            data["show"][1].sort()
+        if "crib" in data:
+            data["crib"].sort()
+        out.append(json.dumps(data))
+    return out
+
+
+def session(options: GameOptions) -> TableSession:
+    return TableSession(options, GameLog(None))
+
+
+def feed(table: TableSession, action: Action) -> None:
+    """What the players do at the table for one scripted action."""
+    if isinstance(action, Cut):
+        table.on_track(CardLaid(action.card, "starter", (0, 0)))
+    elif isinstance(action, Play):
+        table.on_track(CardLaid(action.card, f"player {action.player}", (0, 0)))
+    elif isinstance(action, Go):
+        table.on_press(Press("go", action.player))
+    elif isinstance(action, Crib):
+        for card in action.cards:
+            table.on_track(CardLaid(card, "crib", (0, 0)))
+    elif isinstance(action, Claim):
+        for _ in range(action.points):
+            table.on_press(Press("go"))
+        table.on_press(Press("confirm"))
+    elif isinstance(action, Muggins):
+        table.on_press(Press("go", action.player))
+    elif isinstance(action, CutForDeal):
+        for player, card in enumerate(action.cards):
+            table.on_track(CardLaid(card, f"player {player}", (0, 0)))
+    elif isinstance(action, ChooseDealer):
+        table.on_press(Press("confirm", action.player))
+    elif isinstance(action, Undo):
+        table.on_press(Press("undo"))
+    elif isinstance(action, Show):
+        return  # the played cards are on the mat: the session shows them itself
+    else:
+        raise AssertionError(action)
+
+
+def play_script(options: GameOptions, actions: list[Action]) -> TableSession:
+    table = session(options)
+    for i, action in enumerate(actions):
+        feed(table, action)
+        assert table.question is None, (i, action, table.question)
+        if table.waiting_for_next_deal:
+            # declined muggins windows and cleared mats are part of the table's routine
+            nxt = actions[i + 1] if i + 1 < len(actions) else None
+            if not isinstance(nxt, Muggins):
+                if table.muggins_open:
+                    table.on_press(Press("confirm"))
+                table.on_press(Press("confirm"))
+        elif (
+            table.muggins_open and i + 1 < len(actions) and not isinstance(actions[i + 1], Muggins)
+        ):
+            table.on_press(Press("confirm"))
+    return table
+
+
+@pytest.mark.parametrize(
+    ("players", "muggins", "seed"),
+    [(2, False, 1), (3, False, 2), (4, False, 3), (2, True, 4), (3, True, 5), (4, True, 6)],
+)
+def test_scripted_games_give_the_same_record(players: int, muggins: bool, seed: int) -> None:
+    options = GameOptions(players=players, muggins=muggins, target=61)
+    game, actions = random_game(options, seed=seed, known=False)
+    table = play_script(options, actions)
+    assert _canonical(table.log.memory[1:]) == _canonical([format_line(a) for a in actions])
+    replayed = replay_lines(table.log.memory).game
+    assert replayed.scores == game.scores and replayed.winner == game.winner
+
+
+def test_out_of_turn_card_is_a_question_not_a_score() -> None:
+    table = session(GameOptions(players=2, dealer=0))
+    table.on_track(CardLaid(C("JS"), "starter", (0, 0)))
+    assert table.game.scores == (2, 0)  # his heels at once
+    table.on_track(CardLaid(C("5H"), "player 0", (0, 0)))  # player 1 leads, not 0
+    assert table.question is not None and "it is player 1's turn" in table.question.text
+    assert table.game.played(0) == () and table.game.played(1) == ()
+    assert "Confirm: player 1 plays 5H" in table.snapshot().prompt
+    table.on_press(Press("confirm"))  # it was player 1's card in the wrong place
+    assert table.game.played(1) == (C("5H"),) and table.question is None
+    table.on_track(CardLaid(C("KH"), "player 0", (0, 0)))
+    assert table.game.scores == (4, 0)  # fifteen
+
+
+def test_past_31_is_refused_and_undo_takes_back() -> None:
+    table = session(GameOptions(players=2, dealer=0))
+    for card, zone in [("2C", "starter"), ("KH", "player 1"), ("QH", "player 0")]:
+        table.on_track(CardLaid(C(card), zone, (0, 0)))
+    table.on_track(CardLaid(C("JH"), "player 1", (0, 0)))  # 30
+    table.on_track(CardLaid(C("5D"), "player 0", (0, 0)))  # 35: no
+    assert table.question is not None and "would make the count 35" in table.question.text
+    table.on_press(Press("undo"))  # reject the read
+    assert table.question is None and table.game.count == 30
+    table.on_press(Press("undo"))  # take back JH
+    assert table.game.count == 20 and table.log.memory[-1] == '{"undo": 1}'
+    assert C("JH") not in table.game.played(1)
+
+
+def test_unsure_read_asks_with_candidates_and_typed_cards_play() -> None:
+    table = session(GameOptions(players=2, dealer=1))
+    table.on_typed(TypedCard(C("9S")))  # camera down: the starter typed in
+    assert table.game.starter == C("9S")
+    table.on_track(CardUnsure((C("6H"), C("6D")), "player 0", (0, 0)))
+    assert table.question is not None and len(table.question.actions) == 2
+    table.on_press(Press("go"))  # next choice
+    table.on_press(Press("confirm"))
+    assert table.game.played(0) == (C("6D"),)
+    table.on_typed(TypedCard(C("9D")))  # player 1's turn: 15
+    assert table.game.scores == (0, 2)
+
+
+def test_cut_for_deal_tie_then_lowest_deals() -> None:
+    table = session(GameOptions(players=2, dealer=None))
+    table.on_track(CardLaid(C("5H"), "player 0", (0, 0)))
+    table.on_track(CardLaid(C("5D"), "player 1", (0, 0)))
+    assert table.game.dealer is None and "cut again" in table.message
+    table.on_track(CardLaid(C("2C"), "player 0", (0, 0)))
+    table.on_track(CardLaid(C("9C"), "player 1", (0, 0)))
+    assert table.game.dealer == 0
+    assert table.log.memory[1:] == [
+        '{"cut_for_deal": ["5H", "5D"]}',
+        '{"cut_for_deal": ["2C", "9C"]}',
+    ]
+
+
+def test_scripted_game_with_an_undo() -> None:
+    options = GameOptions(players=2, target=61)
+    game, actions = random_game(options, seed=11, known=False)
+    k = next(i for i, a in enumerate(actions) if isinstance(a, Play) and i > 20)
+    script = [*actions[: k + 1], Undo(1), actions[k], *actions[k + 1 :]]
+    table = play_script(options, script)
+    assert _canonical(table.log.memory[1:]) == _canonical([format_line(a) for a in script])
+    assert replay_lines(table.log.memory).game.scores == game.scores
