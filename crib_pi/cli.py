@@ -22,6 +22,7 @@ COMMAND_MODULES = (
     "crib_pi.commands.history",
     "crib_pi.commands.install_service",
     "crib_pi.commands.mat",
+    "crib_pi.commands.session",
 )
 
 

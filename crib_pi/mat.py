@@ -83,8 +83,19 @@ class Mat:
     def zone(self, name: str) -> Zone:
         return next(z for z in self.zones if z.name == name)
 
-    def zone_at(self, x: float, y: float) -> Zone | None:
-        return next((z for z in self.zones if z.contains(x, y)), None)
+    def zone_at(self, x: float, y: float, margin_mm: float = 15) -> Zone | None:
+        """The zone at a point, or the nearest one within ``margin_mm``: a card's index
+        corner can stick out of its zone when the card is laid near the edge."""
+        inside = next((z for z in self.zones if z.contains(x, y)), None)
+        if inside is not None:
+            return inside
+        best, best_d = None, margin_mm * PX_PER_MM
+        for zone in self.zones:
+            x0, y0, x1, y1 = zone.box
+            d = float(np.hypot(max(x0 - x, 0, x - x1), max(y0 - y, 0, y - y1)))
+            if d <= best_d:
+                best, best_d = zone, d
+        return best
 
     @staticmethod
     def markers() -> dict[int, npt.NDArray[np.float32]]:

@@ -89,5 +89,5 @@ def play_deal(
             shown = crib
             apply(Crib(crib))
         else:
-            shown = kept[who]
+            shown = game.played(who)  # shown in the order laid, as a table sees them
             apply(Show(who, shown))

@@ -74,19 +74,21 @@ class Tracker:
     _unsure: list[_Unsure] = field(default_factory=list)
     _empty_frames: int = 0
     _cleared: bool = True
+    _frame: int = 0
+    _last_seen: dict[Card, int] = field(default_factory=dict)
 
     def ignore(self, card: Card) -> None:
-        """Set a card aside until it leaves the mat (rejected, undone, or last deal's)."""
+        """Set a card aside until it has left the mat (rejected, undone, or last deal's)."""
         self.laid.pop(card, None)
-        self._ignored[card] = 0
+        gone = self._frame - self._last_seen.get(card, -self.stable)
+        if gone < self.stable:
+            self._ignored[card] = gone
         for key in [k for k in self._streak if k[0] == card]:
             del self._streak[key]
 
     def ignore_everything(self) -> None:
         """Everything on the mat now is stale: the next deal starts from a clear mat."""
-        for card in list(self.laid):
-            self.ignore(card)
-        for card, _ in list(self._streak):
+        for card in list(self.laid) + [card for card, _ in self._streak]:
             self.ignore(card)
         for spot in self._unsure:
             spot.asked = True
@@ -98,6 +100,9 @@ class Tracker:
             (s.card, s.zone): s for s in in_zones if s.card is not None and s.zone is not None
         }
         seen_cards = {card for card, _ in sure}
+        self._frame += 1
+        for card in seen_cards:
+            self._last_seen[card] = self._frame
         for card in list(self._ignored):
             self._ignored[card] = 0 if card in seen_cards else self._ignored[card] + 1
             if self._ignored[card] >= self.stable:

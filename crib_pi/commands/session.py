@@ -1,0 +1,111 @@
+"""``crib-pi session --frames DIR [--buttons FILE.jsonl] --record OUT.jsonl [--json]``.
+
+Runs a whole table session offline: the frames are the image files in DIR in name order, one
+camera frame each; button presses are lines ``{"frame": 120, "button": "go"}`` (optionally
+with ``"player"``), and ``{"frame": 7, "card": "5H"}`` enters a card by hand. A press listed
+for frame N happens after frame N is seen. The game record is written as it is played, in the
+rules-engine format; ``--json`` prints the result as ``crib-pi replay --json`` does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from crib_pi.errors import CribError
+
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".webp"}
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("session", help="run a table session offline from recorded frames")
+    p.add_argument("--frames", type=Path, required=True, metavar="DIR")
+    p.add_argument("--buttons", type=Path, metavar="FILE.jsonl")
+    p.add_argument("--record", type=Path, required=True, metavar="OUT.jsonl")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    p.add_argument("--target", type=int, default=121, choices=(61, 121))
+    p.add_argument("--dealer", type=int, default=None, help="skip the cut for deal")
+    p.add_argument("--muggins", action="store_true")
+    p.add_argument("--stable", type=int, default=3, help="frames a card must be read alike")
+    p.set_defaults(func=run)
+
+
+def read_presses(path: Path | None) -> dict[int, list[dict[str, Any]]]:
+    """Button lines by frame number; a bad line is an error naming its number."""
+    out: dict[int, list[dict[str, Any]]] = {}
+    if path is None:
+        return out
+    for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not text.strip():
+            continue
+        try:
+            line = json.loads(text)
+            frame = int(line["frame"])
+            if not ("button" in line) ^ ("card" in line):
+                raise ValueError("give either a button or a card")
+            if "button" in line and line["button"] not in ("go", "confirm", "undo"):
+                raise ValueError(f"unknown button {line['button']!r}")
+        except (ValueError, KeyError, TypeError) as exc:
+            raise CribError(f"{path}: line {number}: {exc}") from None
+        out.setdefault(frame, []).append(line)
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from crib_pi.actions import GameOptions
+    from crib_pi.cards import Card
+    from crib_pi.mat import Mat
+    from crib_pi.records import replay_lines
+    from crib_pi.session.pipeline import FramePipeline
+    from crib_pi.session.table import Press, TableSession, TypedCard
+    from crib_pi.session.tracker import Tracker
+    from crib_pi.store import GameLog
+    from crib_pi.vision.recognizer import Recognizer
+
+    if not args.frames.is_dir():
+        raise CribError(f"--frames {args.frames}: not a folder of images")
+    frames = sorted(p for p in args.frames.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    if not frames:
+        raise CribError(f"--frames {args.frames}: no images in it")
+    presses = read_presses(args.buttons)
+    options = GameOptions(
+        players=args.players, target=args.target, dealer=args.dealer, muggins=args.muggins
+    )
+    log = GameLog(None)
+    table = TableSession(options, log, Tracker(stable=args.stable))
+    pipeline = FramePipeline(Mat(args.players), Recognizer(), table.tracker)
+    with args.record.open("w", encoding="utf-8") as out:
+        written = 0
+
+        def flush() -> None:
+            nonlocal written
+            for line in log.memory[written:]:
+                out.write(line + "\n")
+            out.flush()
+            written = len(log.memory)
+
+        for number, path in enumerate(frames):
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is None:
+                table.message = f"frame {path.name} could not be read; skipped"
+            else:
+                for event in pipeline.process(image):
+                    table.on_track(event)
+            for line in presses.get(number, []):
+                if "card" in line:
+                    table.on_typed(TypedCard(Card.parse(line["card"])))
+                else:
+                    table.on_press(Press(line["button"], line.get("player")))
+            flush()
+    summary = replay_lines(log.memory).summary()
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=False))
+    else:
+        print(f"{len(frames)} frames, {len(log.memory) - 1} actions written to {args.record}")
+        print(f"scores {' - '.join(map(str, summary['scores']))}, winner {summary['winner']}")
+    return 0
