@@ -67,6 +67,7 @@ class Film:
     on_mat: list[Placed] = field(default_factory=list)
     presses: list[dict[str, object]] = field(default_factory=list)
     truth: list[list[dict[str, object]]] = field(default_factory=list)
+    settled: list[dict[str, object]] = field(default_factory=list)  # card, first still frame
     frame: int = -1
     camera: npt.NDArray[np.float64] = field(init=False)
     mat_image: Image = field(init=False)
@@ -193,7 +194,7 @@ class Film:
 
     # -- the table's moves -------------------------------------------------------------
 
-    def lay(self, placed: Placed) -> None:
+    def lay(self, placed: Placed, *, again: bool = False) -> None:
         """A hand brings the card in, slides it crooked, lets go; then still frames."""
         self.shoot(hand=placed.centre)
         crooked = Placed(
@@ -202,6 +203,7 @@ class Film:
         self.on_mat.append(crooked)
         self.shoot(hand=(placed.centre[0] + 60, placed.centre[1] - 60))
         self.on_mat[-1] = placed
+        self.settled.append({"card": str(placed.card), "frame": self.frame + 1, "again": again})
         for i in range(self.stable + 1):
             self.shoot(glare=i == 1 and self.rng.random() < 0.3)
 
@@ -279,7 +281,7 @@ def film(
             f.lay(Placed(action.card, spot.centre, spot.angle))
             if rng.random() < lift_and_return:  # picked up to look at, put back
                 f.lift(action.card)
-                f.lay(Placed(action.card, spot.centre, spot.angle))
+                f.lay(Placed(action.card, spot.centre, spot.angle), again=True)
         elif isinstance(action, Cut):
             spot = spot_in(mat, "starter", 0, rng)
             f.lay(Placed(action.card, spot.centre, spot.angle))
@@ -335,6 +337,9 @@ def film(
     with (out / "truth.jsonl").open("w", encoding="utf-8") as handle:
         for seen in f.truth:
             handle.write(json.dumps(seen) + "\n")
+    with (out / "settled.jsonl").open("w", encoding="utf-8") as handle:
+        for line in f.settled:
+            handle.write(json.dumps(line) + "\n")
     return out / "frames"
 
 

@@ -1,0 +1,106 @@
+"""Benchmark: a filmed two-player game through the session, end to end.
+
+    python benchmarks/bench_session.py [--vision]
+
+Prints the median time to process a frame (mat, reads, tracking, rules, board drawn) and the
+latency from the frame in which each played card is first fully visible to the board update,
+at the default frame rate. With ``--vision`` the cards are read by ``crib_pi.vision`` (the
+real recognizer); without it, by the film's ground truth (the session's own cost alone).
+Target (issue 5): at most 0.5 s latency.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import cv2
+
+from crib_pi.actions import GameOptions, NewGame
+from crib_pi.commands.session import read_presses
+from crib_pi.devices import make_devices
+from crib_pi.mat import Mat
+from crib_pi.records import format_line
+from crib_pi.session.faces import plain_face
+from crib_pi.session.filmstrip import TruthReader, film
+from crib_pi.session.pipeline import FramePipeline
+from crib_pi.session.table import Press, TableSession
+from crib_pi.session.tracker import CardLaid, Tracker
+from crib_pi.simulate import random_game
+from crib_pi.store import GameLog
+
+FPS = 10  # the session's default camera frame rate
+STABLE = 3
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--vision", action="store_true", help="read cards with crib_pi.vision")
+    parser.add_argument("--seed", type=int, default=5)
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    options = GameOptions(players=2, target=61, dealer=0)
+    _, actions = random_game(options, seed=args.seed, known=False)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp)
+        film(options, actions, plain_face, out, seed=args.seed, stable=STABLE)
+        if args.vision:
+            from crib_pi.vision.recognizer import Recognizer
+
+            reader = Recognizer()
+        else:
+            reader = TruthReader(out / "truth.jsonl")
+        devices = make_devices(backend="desktop")
+        table = TableSession(options, GameLog(None), Tracker(stable=STABLE))
+        pipeline = FramePipeline(Mat(2), reader, table.tracker)
+        presses = read_presses(out / "buttons.jsonl")
+        settled = [json.loads(x) for x in (out / "settled.jsonl").read_text().splitlines()]
+        laid: list[tuple[int, str, float]] = []  # frame, card, time of that frame
+        times = []
+        for number, path in enumerate(sorted((out / "frames").iterdir())):
+            image = cv2.imread(str(path))
+            start = time.perf_counter()
+            events = pipeline.process(image)
+            for event in events:
+                table.on_track(event)
+            devices.show(table.snapshot())
+            took = time.perf_counter() - start
+            times.append(took)
+            laid += [(number, str(e.card), took) for e in events if isinstance(e, CardLaid)]
+            for line in presses.get(number, []):
+                table.on_press(Press(line["button"], line.get("player")))
+        devices.close()
+    latencies = []
+    for item in settled:
+        if item["again"]:
+            continue  # lifted and put back: rightly not laid again
+        later = [(f, t) for f, card, t in laid if card == item["card"] and f >= item["frame"] - 1]
+        if later:
+            frame, took = later[0]
+            latencies.append((frame - item["frame"]) / FPS + took)
+    expected = [format_line(NewGame(options))] + [format_line(a) for a in actions]
+    same = table.log.memory == expected
+    reader_name = "crib_pi.vision" if args.vision else "ground truth"
+    print(f"cards read by {reader_name}; {len(times)} frames at {FPS} fps, stable over {STABLE}")
+    median_ms = statistics.median(times) * 1000
+    print(f"per frame (mat, reads, tracking, rules, board drawn): median {median_ms:.1f} ms")
+    print(
+        "latency, first fully visible -> board updated: "
+        f"median {statistics.median(latencies):.3f} s, max {max(latencies):.3f} s "
+        f"over {len(latencies)} cards laid"
+    )
+    print(f"record equals the script: {same}")
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
