@@ -11,11 +11,13 @@ unwritable it reports the problem once and the game goes on in memory, never a c
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from crib_pi.actions import Action, GameOptions, NewGame
 from crib_pi.errors import CribError
@@ -34,6 +36,12 @@ CREATE TABLE IF NOT EXISTS actions (
     at REAL NOT NULL,
     line TEXT NOT NULL,
     PRIMARY KEY (record, seq)
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    record INTEGER PRIMARY KEY REFERENCES records(id),
+    source TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    state TEXT NOT NULL
 );
 """
 
@@ -92,24 +100,58 @@ class GameStore:
 
     def append(self, record: int, action: Action, *, finished: bool = False) -> None:
         """Store one applied action (undo lines included), committed before returning."""
+        self.save(record, [action], finished=finished)
+
+    def save(
+        self,
+        record: int,
+        actions: list[Action],
+        *,
+        finished: bool = False,
+        session: tuple[str, int, dict[str, Any]] | None = None,
+    ) -> None:
+        """Store actions and, with them in the same transaction, where the session is.
+
+        ``session`` is (source, position, state): e.g. the frames folder, the last frame
+        taken in, and the table's state, so a restart carries on from exactly there.
+        """
         now = time.time()
         try:
             self._db.execute("BEGIN IMMEDIATE")
             (seq,) = self._db.execute(
                 "SELECT coalesce(max(seq), -1) + 1 FROM actions WHERE record = ?", (record,)
             ).fetchone()
-            self._db.execute(
-                "INSERT INTO actions VALUES (?, ?, ?, ?)", (record, seq, now, format_line(action))
+            self._db.executemany(
+                "INSERT INTO actions VALUES (?, ?, ?, ?)",
+                [(record, seq + i, now, format_line(a)) for i, a in enumerate(actions)],
             )
             self._db.execute(
                 "UPDATE records SET updated = ?, finished = ? WHERE id = ?",
                 (now, int(finished), record),
             )
+            if session is not None:
+                source, position, state = session
+                self._db.execute(
+                    "INSERT OR REPLACE INTO sessions VALUES (?, ?, ?, ?)",
+                    (record, source, position, json.dumps(state)),
+                )
             self._db.execute("COMMIT")
         except sqlite3.Error as exc:
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
             raise StoreError(f"game database {self.path}: {exc}") from None
+
+    def session(self, record: int) -> tuple[str, int, dict[str, Any]] | None:
+        """Where a record's session had got to: (source, position, table state)."""
+        row = self._db.execute(
+            "SELECT source, position, state FROM sessions WHERE record = ?", (record,)
+        ).fetchone()
+        if row is None:
+            return None
+        try:
+            return str(row[0]), int(row[1]), dict(json.loads(row[2]))
+        except (ValueError, TypeError):
+            return None
 
     def lines(self, record: int) -> list[str]:
         rows = self._db.execute(
@@ -167,11 +209,21 @@ class GameLog:
     ``problem`` holds the one message to show the players when the database failed.
     """
 
-    def __init__(self, store: GameStore | None, record: int | None = None) -> None:
+    def __init__(
+        self,
+        store: GameStore | None,
+        record: int | None = None,
+        lines: list[str] | None = None,
+        *,
+        batch: bool = False,
+    ) -> None:
         self.store = store
         self.record = record
-        self.memory: list[str] = []
+        self.memory: list[str] = list(lines or [])
         self.problem: str | None = None
+        self.batch = batch  # hold appends until commit(), for one transaction a frame
+        self._pending: list[Action] = []
+        self._finished = False
 
     def start(self, options: GameOptions) -> None:
         self.memory = [format_line(NewGame(options))]
@@ -183,11 +235,20 @@ class GameLog:
 
     def append(self, action: Action, *, finished: bool = False) -> None:
         self.memory.append(format_line(action))
-        if self.store is not None and self.record is not None:
-            try:
-                self.store.append(self.record, action, finished=finished)
-            except StoreError as exc:
-                self._fail(exc)
+        self._pending.append(action)
+        self._finished = self._finished or finished
+        if not self.batch:
+            self.commit()
+
+    def commit(self, session: tuple[str, int, dict[str, Any]] | None = None) -> None:
+        """Write what is pending (and where the session is) in one transaction."""
+        pending, self._pending = self._pending, []
+        if self.store is None or self.record is None or (not pending and session is None):
+            return
+        try:
+            self.store.save(self.record, pending, finished=self._finished, session=session)
+        except StoreError as exc:
+            self._fail(exc)
 
     def _fail(self, exc: StoreError) -> None:
         self.problem = f"{exc}; the game goes on in memory (not saved)"

@@ -5,12 +5,19 @@ camera frame each; button presses are lines ``{"frame": 120, "button": "go"}`` (
 with ``"player"``), and ``{"frame": 7, "card": "5H"}`` enters a card by hand. A press listed
 for frame N happens after frame N is seen. The game record is written as it is played, in the
 rules-engine format; ``--json`` prints the result as ``crib-pi replay --json`` does.
+
+With ``--db FILE`` every frame's actions, the frame number and the table's state are committed
+to the game database in one transaction, and a session started again on the same frames
+carries on after the last frame committed: kill it at any point and the record comes out the
+same. ``--truth FILE`` reads the cards from a filmed sequence's ground truth instead of the
+camera recognizer, to test the session on its own.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +37,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--dealer", type=int, default=None, help="skip the cut for deal")
     p.add_argument("--muggins", action="store_true")
     p.add_argument("--stable", type=int, default=3, help="frames a card must be read alike")
+    p.add_argument("--db", type=Path, help="game database: commit each frame, resume after a crash")
+    p.add_argument("--truth", type=Path, help="read cards from a film's truth.jsonl (testing)")
     p.set_defaults(func=run)
 
 
@@ -61,11 +70,10 @@ def run(args: argparse.Namespace) -> int:
     from crib_pi.cards import Card
     from crib_pi.mat import Mat
     from crib_pi.records import replay_lines
-    from crib_pi.session.pipeline import FramePipeline
+    from crib_pi.session.pipeline import FramePipeline, Recognizer
     from crib_pi.session.table import Press, TableSession, TypedCard
     from crib_pi.session.tracker import Tracker
-    from crib_pi.store import GameLog
-    from crib_pi.vision.recognizer import Recognizer
+    from crib_pi.store import GameLog, open_store
 
     if not args.frames.is_dir():
         raise CribError(f"--frames {args.frames}: not a folder of images")
@@ -76,36 +84,64 @@ def run(args: argparse.Namespace) -> int:
     options = GameOptions(
         players=args.players, target=args.target, dealer=args.dealer, muggins=args.muggins
     )
-    log = GameLog(None)
+    source = str(args.frames.resolve())
+    start = 0
+    state = None
+    if args.db:
+        store = open_store(args.db)
+        record = next(
+            (
+                r.id
+                for r in reversed(store.records())
+                if not r.finished and (store.session(r.id) or ("",))[0] == source
+            ),
+            None,
+        )
+        if record is not None:
+            saved = store.session(record)
+            assert saved is not None
+            _, position, state = saved
+            start = position + 1
+            log = GameLog(store, record, store.lines(record), batch=True)
+        else:
+            log = GameLog(store, batch=True)
+    else:
+        log = GameLog(None)
     table = TableSession(options, log, Tracker(stable=args.stable))
-    pipeline = FramePipeline(Mat(args.players), Recognizer(), table.tracker)
-    with args.record.open("w", encoding="utf-8") as out:
-        written = 0
+    if state is not None and not table.restore(state):
+        raise CribError(f"{args.db}: the saved session does not match its game record")
+    if args.db and state is None:
+        log.commit((source, -1, table.state()))  # this record belongs to these frames
+    recognizer: Recognizer
+    if args.truth:
+        from crib_pi.session.filmstrip import TruthReader
 
-        def flush() -> None:
-            nonlocal written
-            for line in log.memory[written:]:
-                out.write(line + "\n")
-            out.flush()
-            written = len(log.memory)
+        recognizer = TruthReader(args.truth, start=start)
+    else:
+        from crib_pi.vision.recognizer import Recognizer as VisionRecognizer
 
-        for number, path in enumerate(frames):
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if image is None:
-                table.message = f"frame {path.name} could not be read; skipped"
+        recognizer = VisionRecognizer()
+    pipeline = FramePipeline(Mat(table.options.players), recognizer, table.tracker)
+    for number in range(start, len(frames)):
+        image = cv2.imread(str(frames[number]), cv2.IMREAD_COLOR)
+        if image is None:
+            table.message = f"frame {frames[number].name} could not be read; skipped"
+        else:
+            for event in pipeline.process(image):
+                table.on_track(event)
+        for line in presses.get(number, []):
+            if "card" in line:
+                table.on_typed(TypedCard(Card.parse(line["card"])))
             else:
-                for event in pipeline.process(image):
-                    table.on_track(event)
-            for line in presses.get(number, []):
-                if "card" in line:
-                    table.on_typed(TypedCard(Card.parse(line["card"])))
-                else:
-                    table.on_press(Press(line["button"], line.get("player")))
-            flush()
+                table.on_press(Press(line["button"], line.get("player")))
+        log.commit((source, number, table.state()))
+    args.record.write_text("\n".join(log.memory) + "\n", encoding="utf-8")
     summary = replay_lines(log.memory).summary()
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
     else:
         print(f"{len(frames)} frames, {len(log.memory) - 1} actions written to {args.record}")
         print(f"scores {' - '.join(map(str, summary['scores']))}, winner {summary['winner']}")
+    if log.problem:
+        print(f"crib-pi session: {log.problem}", file=sys.stderr)
     return 0

@@ -369,9 +369,9 @@ class TruthReader:
     script's record exactly.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, start: int = 0) -> None:
         self.frames = [json.loads(line) for line in path.read_text().splitlines()]
-        self.next = 0
+        self.next = start
 
     def read(self, bgr: Image) -> _TruthReading:
         seen = self.frames[self.next] if self.next < len(self.frames) else []

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import Any
 
 from crib_pi.actions import (
     Action,
@@ -35,6 +36,7 @@ from crib_pi.actions import (
 from crib_pi.cards import Card, cards_text
 from crib_pi.errors import CribError
 from crib_pi.game import Game, Record
+from crib_pi.records import format_line, parse_line, replay_lines
 from crib_pi.session.tracker import CardLaid, CardUnsure, MatCleared, Tracker, TrackEvent
 from crib_pi.snapshot import BoardSnapshot
 from crib_pi.store import GameLog
@@ -98,9 +100,61 @@ class TableSession:
     crib_cards: list[Card] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.game = Game(self.options)
-        if not self.log.memory:
+        if self.log.memory:  # resuming: the log holds the game so far
+            self.game = replay_lines(self.log.memory).game
+        else:
+            self.game = Game(self.options)
             self.log.start(self.options)
+
+    # -- surviving a restart -----------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """The table's own state (not the game's: that is the log), for a restart."""
+        q = self.question
+        return {
+            "actions": len(self.log.memory),
+            "tracker": self.tracker.to_json(),
+            "question": None
+            if q is None
+            else {
+                "text": q.text,
+                "actions": [format_line(a) for a in q.actions],
+                "zone": q.zone,
+                "seen": str(q.seen) if q.seen else None,
+                "index": q.index,
+            },
+            "message": self.message,
+            "claim": self.claim,
+            "muggins_open": self.muggins_open,
+            "waiting_for_next_deal": self.waiting_for_next_deal,
+            "cut_cards": {str(p): str(c) for p, c in self.cut_cards.items()},
+            "crib_cards": [str(c) for c in self.crib_cards],
+        }
+
+    def restore(self, state: dict[str, Any]) -> bool:
+        """Take back a saved state; False (and nothing changed) if it is not this log's."""
+        if state.get("actions") != len(self.log.memory):
+            return False
+        q = state["question"]
+        self.tracker = Tracker.from_json(state["tracker"])
+        self.question = (
+            None
+            if q is None
+            else Question(
+                q["text"],
+                [parse_line(line, 0) for line in q["actions"]],
+                q["zone"],
+                Card.parse(q["seen"]) if q["seen"] else None,
+                int(q["index"]),
+            )
+        )
+        self.message = state["message"]
+        self.claim = int(state["claim"])
+        self.muggins_open = bool(state["muggins_open"])
+        self.waiting_for_next_deal = bool(state["waiting_for_next_deal"])
+        self.cut_cards = {int(p): Card.parse(c) for p, c in state["cut_cards"].items()}
+        self.crib_cards = [Card.parse(c) for c in state["crib_cards"]]
+        return True
 
     # -- inputs ------------------------------------------------------------------------
 

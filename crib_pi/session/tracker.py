@@ -11,6 +11,7 @@ reading as *uncertain* becomes one question, never a guess.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from crib_pi.cards import Card
 
@@ -76,6 +77,55 @@ class Tracker:
     _cleared: bool = True
     _frame: int = 0
     _last_seen: dict[Card, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything the tracker knows, so a restarted session carries on exactly."""
+        return {
+            "stable": self.stable,
+            "laid": {str(c): z for c, z in self.laid.items()},
+            "streak": [[str(c), z, n] for (c, z), n in self._streak.items()],
+            "ignored": {str(c): n for c, n in self._ignored.items()},
+            "unsure": [
+                {
+                    "zone": u.zone,
+                    "centre": list(u.centre),
+                    "candidates": [str(c) for c in u.candidates],
+                    "frames": u.frames,
+                    "asked": u.asked,
+                    "seen_now": u.seen_now,
+                    "missing": u.missing,
+                }
+                for u in self._unsure
+            ],
+            "empty_frames": self._empty_frames,
+            "cleared": self._cleared,
+            "frame": self._frame,
+            "last_seen": {str(c): n for c, n in self._last_seen.items()},
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Tracker:
+        t = cls(stable=int(data["stable"]))
+        t.laid = {Card.parse(c): z for c, z in data["laid"].items()}
+        t._streak = {(Card.parse(c), z): int(n) for c, z, n in data["streak"]}
+        t._ignored = {Card.parse(c): int(n) for c, n in data["ignored"].items()}
+        t._unsure = [
+            _Unsure(
+                u["zone"],
+                (float(u["centre"][0]), float(u["centre"][1])),
+                tuple(Card.parse(c) for c in u["candidates"]),
+                int(u["frames"]),
+                bool(u["asked"]),
+                bool(u["seen_now"]),
+                int(u["missing"]),
+            )
+            for u in data["unsure"]
+        ]
+        t._empty_frames = int(data["empty_frames"])
+        t._cleared = bool(data["cleared"])
+        t._frame = int(data["frame"])
+        t._last_seen = {Card.parse(c): int(n) for c, n in data["last_seen"].items()}
+        return t
 
     def ignore(self, card: Card) -> None:
         """Set a card aside until it has left the mat (rejected, undone, or last deal's)."""
