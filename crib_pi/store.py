@@ -12,6 +12,7 @@ unwritable it reports the problem once and the game goes on in memory, never a c
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -44,6 +45,16 @@ CREATE TABLE IF NOT EXISTS sessions (
     state TEXT NOT NULL
 );
 """
+
+
+def default_db() -> Path:
+    """``$CRIB_PI_DB``, else systemd's ``$STATE_DIRECTORY``, else the user's state folder."""
+    if os.environ.get("CRIB_PI_DB"):
+        return Path(os.environ["CRIB_PI_DB"])
+    if os.environ.get("STATE_DIRECTORY"):
+        return Path(os.environ["STATE_DIRECTORY"].split(":")[0]) / "games.sqlite3"
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "crib-pi" / "games.sqlite3"
 
 
 class StoreError(CribError):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -76,9 +77,19 @@ def test_replay_many_files(tmp_path: Path) -> None:
     assert missing.returncode == 2 and "No such file" in missing.stderr
 
 
-def test_run_plays_the_demo(tmp_path: Path) -> None:
-    record = tmp_path / "demo.jsonl"
-    out = crib_pi("run", "--record", str(record))
-    assert out.returncode == 0 and "wins" in out.stdout
-    again = crib_pi("replay", "--json", str(record))
+def test_run_plays_the_demo_without_a_camera(tmp_path: Path) -> None:
+    env = dict(os.environ, CRIB_PI_DEVICES="mock", SDL_VIDEODRIVER="dummy")
+    env.pop("DISPLAY", None)
+    out = subprocess.run(
+        [sys.executable, "-m", "crib_pi", "run", "--demo", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "wins" in out.stdout
+    boards = sorted(tmp_path.glob("board-*.png"))
+    assert len(boards) >= 3  # one board image a deal
+    again = crib_pi("replay", "--json", str(tmp_path / "demo-game.jsonl"))
     assert json.loads(again.stdout)["winner"] is not None

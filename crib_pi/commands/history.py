@@ -4,22 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 from crib_pi.history import PlayerStats, add_stats, history_rows
-from crib_pi.store import GameStore, StoreError
-
-
-def default_db() -> Path:
-    """``$CRIB_PI_DB``, else systemd's ``$STATE_DIRECTORY``, else the user's state folder."""
-    if os.environ.get("CRIB_PI_DB"):
-        return Path(os.environ["CRIB_PI_DB"])
-    if os.environ.get("STATE_DIRECTORY"):
-        return Path(os.environ["STATE_DIRECTORY"].split(":")[0]) / "games.sqlite3"
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "crib-pi" / "games.sqlite3"
+from crib_pi.store import GameStore, StoreError, default_db
 
 
 def add_parser(sub: Any) -> None:

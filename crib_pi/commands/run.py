@@ -1,61 +1,171 @@
-"""``crib-pi run``: start the assistant with the best devices present.
+"""``crib-pi run``: the assistant, with the best devices present.
 
-Camera recognition, the devices and the table session are separate issues still being
-built; until they land, ``run`` plays the built-in demo: a whole game dealt and played by
-the engine, shown as a text board after every deal, and its record written out.
+On a Pi: its camera, buttons, LED strip and screen; on a laptop: a webcam, keys and a window.
+With no camera at all (or ``--demo``) it plays the built-in demo: a short two-player game
+filmed on the mat with the project's own card faces and played through recognition, the
+session and the board, in a window when there is a display, otherwise written as board
+images and a summary. ``--service`` is how systemd runs it (notify, watchdog).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
-from crib_pi.actions import Claim, Crib, GameOptions, NewGame, Show
-from crib_pi.game import Game
-from crib_pi.records import format_line
-from crib_pi.simulate import random_game
-from crib_pi.snapshot import BoardSnapshot
+from crib_pi.actions import GameOptions
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("run", help="start the assistant (a demo game without camera or Pi)")
+    p = sub.add_parser("run", help="start the assistant (a demo game without a camera)")
     p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     p.add_argument("--target", type=int, default=121, choices=(61, 121))
+    p.add_argument("--muggins", action="store_true")
+    p.add_argument("--db", type=Path, help="game database (default: the state folder)")
+    p.add_argument("--fps", type=float, default=10.0, help="camera frames a second")
+    p.add_argument("--service", action="store_true", help="run under systemd (notify, watchdog)")
+    p.add_argument("--demo", action="store_true", help="play the built-in demo game")
+    p.add_argument("--out", type=Path, default=Path("crib-pi-demo"), help="demo board images")
     p.add_argument("--seed", type=int, default=7, help="the demo's shuffle")
-    p.add_argument("--record", type=Path, help="write the demo's game record here")
     p.set_defaults(func=run)
 
 
-def board_text(snap: BoardSnapshot) -> str:
-    """A one-line-per-side text board: name, pegs, and a 121-hole bar."""
-    lines = []
-    for side in snap.sides:
-        filled = round(40 * side.front / snap.target)
-        bar = "#" * filled + "." * (40 - filled)
-        lines.append(f"  {side.name:<14} {side.front:>3} (back {side.back:>3}) |{bar}|")
-    return "\n".join(lines)
+def _recognizer(problems: list[str]) -> Any:
+    """The card recognizer, or one that reads nothing (cards can then be typed in)."""
+    try:
+        from crib_pi.vision.recognizer import Recognizer
+
+        return Recognizer()
+    except Exception as exc:
+        from crib_pi.session.pipeline import NoRecognizer
+
+        problems.append(f"card recognition is not available ({exc}); cards can be typed in")
+        return NoRecognizer()
 
 
 def run(args: argparse.Namespace) -> int:
-    options = GameOptions(players=args.players, target=args.target, dealer=0)
-    print("crib-pi: no camera or Pi devices found, playing the built-in demo game")
-    _, actions = random_game(options, seed=args.seed)
-    replay = Game(options)
-    deal = 0
-    for action in actions:
-        before = replay.phase
-        record = replay.apply(action)
-        if isinstance(action, Show | Crib | Claim):
-            print(f"  {record.text}")
-        if before != replay.phase and replay.phase in ("deal", "over"):
-            deal += 1
-            print(f"after deal {deal}:\n{board_text(replay.snapshot())}")
-    snap = replay.snapshot()
-    winner = snap.sides[snap.winner].name if snap.winner is not None else "nobody"
-    print(f"{winner} wins ({snap.skunk}): {' - '.join(str(s.front) for s in snap.sides)}")
-    if args.record:
-        lines = [format_line(NewGame(options))] + [format_line(a) for a in actions]
-        args.record.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        print(f"record written to {args.record}")
+    from crib_pi.devices import make_devices
+    from crib_pi.devices.cameras import NullCamera
+
+    devices = make_devices()
+    try:
+        if args.demo or (devices.backend != "pi" and isinstance(devices.camera, NullCamera)):
+            return demo(args, devices)
+        return live(args, devices)
+    finally:
+        devices.close()
+
+
+def live(args: argparse.Namespace, devices: Any) -> int:
+    from crib_pi.app import LIVE, Assistant, describe
+    from crib_pi.session.table import TableSession
+    from crib_pi.session.tracker import Tracker
+    from crib_pi.store import GameLog, StoreError, default_db, open_store
+
+    problems = describe(devices)
+    options = GameOptions(
+        players=args.players, target=args.target, dealer=None, muggins=args.muggins
+    )
+    state = None
+    try:
+        store = open_store(args.db or default_db())
+        record = store.latest_unfinished()
+        saved = store.session(record) if record is not None else None
+        if record is not None and saved is not None and saved[0] == LIVE:
+            state = saved[2]
+            log = GameLog(store, record, store.lines(record), batch=True)
+        else:
+            log = GameLog(store, batch=True)
+    except StoreError as exc:
+        problems.append(f"{exc}; the game is kept in memory only")
+        log = GameLog(None)
+    table = TableSession(options, log, Tracker(stable=3))
+    if state is not None and not table.restore(state):
+        problems.append("the saved table state did not match the game; the mat is read afresh")
+    recognizer = _recognizer(problems)
+    for problem in problems:
+        print(f"crib-pi: {problem}", file=sys.stderr)
+    Assistant(devices, table, recognizer, fps=args.fps).run(service=args.service)
     return 0
+
+
+def demo(args: argparse.Namespace, devices: Any) -> int:
+    import cv2
+
+    from crib_pi.commands.session import read_presses
+    from crib_pi.mat import Mat
+    from crib_pi.records import replay_lines
+    from crib_pi.session.faces import plain_face
+    from crib_pi.session.filmstrip import TruthReader, film
+    from crib_pi.session.pipeline import FramePipeline
+    from crib_pi.session.table import Press, TableSession
+    from crib_pi.session.tracker import Tracker
+    from crib_pi.simulate import random_game
+    from crib_pi.store import GameLog
+
+    problems: list[str] = []
+    windowed = devices.backend == "desktop" and bool(
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    )
+    options = GameOptions(players=2, target=61, dealer=0)
+    _, actions = random_game(options, seed=args.seed, known=False)
+    print("crib-pi: no camera found: playing the built-in demo game (two players, to 61)")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp)
+        print("crib-pi: filming the demo table ...", flush=True)
+        film(options, actions, plain_face, out, seed=args.seed)
+        recognizer = _recognizer(problems)
+        if problems:
+            recognizer = TruthReader(out / "truth.jsonl")
+            problems.append("the demo reads the cards from the film's ground truth instead")
+        for problem in problems:
+            print(f"crib-pi: {problem}", file=sys.stderr)
+        table = TableSession(options, GameLog(None), Tracker(stable=3))
+        pipeline = FramePipeline(Mat(2), recognizer, table.tracker)
+        presses = read_presses(out / "buttons.jsonl")
+        images = 0
+        if not windowed:
+            args.out.mkdir(parents=True, exist_ok=True)
+        for number, path in enumerate(sorted((out / "frames").iterdir())):
+            started = time.monotonic()
+            before = (table.game.phase, len(table.log.memory))
+            image = cv2.imread(str(path))
+            for event in pipeline.process(image) if image is not None else []:
+                table.on_track(event)
+            for line in presses.get(number, []):
+                table.on_press(Press(line["button"], line.get("player")))
+            if windowed:
+                devices.show(table.snapshot())
+                time.sleep(max(0.0, 1 / args.fps - (time.monotonic() - started)))
+            elif table.game.phase != before[0] and table.game.phase in ("deal", "over"):
+                images += 1
+                _save_board(table, args.out / f"board-{images:02d}.png")
+    summary = replay_lines(table.log.memory).summary()
+    if not windowed:
+        record = args.out / "demo-game.jsonl"
+        record.write_text("\n".join(table.log.memory) + "\n", encoding="utf-8")
+        print(f"crib-pi: {images} board images and the game record are in {args.out}/")
+    names = ["player 0", "player 1"]
+    winner = summary["winner"]
+    result = f"{names[winner]} wins" if winner is not None else "no winner"
+    print(f"crib-pi: {result} {' - '.join(map(str, summary['scores']))} ({summary['skunk']})")
+    return 0
+
+
+def _save_board(table: Any, path: Path) -> None:
+    """Draw the board as the screen shows it, without a display (SDL's dummy driver)."""
+    from crib_pi.devices.config import ScreenConfig
+    from crib_pi.devices.pygame_screen import PygameScreen
+    from crib_pi.devices.report import Reporter
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    screen = PygameScreen(ScreenConfig(size=(800, 480)), Reporter())
+    try:
+        screen.show(table.snapshot())
+        screen.save(str(path))
+    finally:
+        screen.close()

@@ -7,6 +7,7 @@ reads are placed on the mat by the centre of their index corner.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
@@ -45,6 +46,19 @@ class Reading(Protocol):
 
 class Recognizer(Protocol):
     def read(self, bgr: npt.NDArray[Any]) -> Reading: ...
+
+
+@dataclass(frozen=True, slots=True)
+class EmptyReading:
+    cards: tuple[SureRead, ...] = ()
+    uncertain: tuple[UnsureRead, ...] = ()
+
+
+class NoRecognizer:
+    """Reads nothing: the game goes on with cards typed in when recognition is missing."""
+
+    def read(self, bgr: npt.NDArray[Any]) -> EmptyReading:
+        return EmptyReading()
 
 
 class FramePipeline:

@@ -1,0 +1,130 @@
+"""The assistant's main loop: one thread owns the game, the devices and the log.
+
+The camera thread only finds the mat and reads cards in each frame and queues the sightings;
+the main loop tracks them, polls the buttons, applies what follows to the game (which commits
+each change to the database with the table's state), draws the board, and pings systemd's
+watchdog. SIGTERM (or Ctrl-C) stops it cleanly, with nothing lost.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import signal
+import threading
+import time
+from dataclasses import dataclass, field
+from types import FrameType
+
+import cv2
+
+from crib_pi.devices import Devices
+from crib_pi.devices.button_logic import ButtonEvent
+from crib_pi.mat import Mat
+from crib_pi.notify import notify, watchdog_interval
+from crib_pi.session.pipeline import FramePipeline, Recognizer
+from crib_pi.session.table import Press, TableSession
+from crib_pi.session.tracker import Sighting
+
+log = logging.getLogger("crib_pi.app")
+LIVE = "live"  # the session source of games played at the table
+PLAYER_GO = {"go1": 0, "go2": 1, "go3": 2, "go4": 3}
+
+
+def press_from(event: ButtonEvent) -> Press | None:
+    """What a button gesture means to the table (a hold of Confirm is kept for a menu)."""
+    if event.button in PLAYER_GO:
+        return Press("go", PLAYER_GO[event.button]) if event.gesture == "press" else None
+    if event.button not in ("go", "confirm", "undo"):
+        return None
+    if event.gesture in ("press", "double") or (
+        event.button == "undo" and event.gesture in ("hold", "repeat")
+    ):
+        return Press(event.button)
+    return None
+
+
+@dataclass
+class Assistant:
+    devices: Devices
+    table: TableSession
+    recognizer: Recognizer
+    fps: float = 10.0
+    stop: threading.Event = field(default_factory=threading.Event)
+    _sightings: queue.Queue[list[Sighting]] = field(default_factory=lambda: queue.Queue(8))
+
+    def _camera_loop(self) -> None:
+        mat = Mat(self.table.options.players)
+        pipeline = FramePipeline(mat, self.recognizer, self.table.tracker)
+        period = 1.0 / self.fps
+        while not self.stop.is_set():
+            started = time.monotonic()
+            frame = self.devices.camera.read()
+            if frame is not None:
+                try:
+                    bgr = cv2.cvtColor(frame.image, cv2.COLOR_RGB2BGR)
+                    self._sightings.put(pipeline.sightings(bgr), timeout=1)
+                except queue.Full:
+                    pass  # the main loop is behind: drop a frame rather than lag
+                except Exception:
+                    log.exception("a camera frame could not be read")
+            self.stop.wait(max(0.0, period - (time.monotonic() - started)))
+
+    def run(self, *, service: bool = False) -> None:
+        """Run until ``stop`` is set (SIGTERM and SIGINT set it)."""
+        self._handle_signals()
+        camera = threading.Thread(target=self._camera_loop, name="camera", daemon=True)
+        camera.start()
+        self.devices.show(self.table.snapshot())
+        if service:
+            notify("READY=1\nSTATUS=keeping score")
+        ping = watchdog_interval() if service else None
+        last_ping = 0.0
+        try:
+            while not self.stop.is_set():
+                changed = self._step()
+                if changed:
+                    self.table.log.commit((LIVE, 0, self.table.state()))
+                    self.devices.show(self.table.snapshot())
+                if ping is not None and time.monotonic() - last_ping >= ping:
+                    notify("WATCHDOG=1")
+                    last_ping = time.monotonic()
+                self.stop.wait(0.02)
+        finally:
+            if service:
+                notify("STOPPING=1")
+            self.stop.set()
+            camera.join(timeout=2)
+            self.table.log.commit((LIVE, 0, self.table.state()))
+
+    def _step(self) -> bool:
+        changed = False
+        while True:
+            try:
+                sightings = self._sightings.get_nowait()
+            except queue.Empty:
+                break
+            for event in self.table.tracker.update(sightings):
+                self.table.on_track(event)
+                changed = True
+        for gesture in self.devices.buttons.poll():
+            press = press_from(gesture)
+            if press is not None:
+                self.table.on_press(press)
+                changed = True
+        return changed
+
+    def _handle_signals(self) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return
+
+        def stop(signum: int, frame: FrameType | None) -> None:
+            self.stop.set()
+
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+
+
+def describe(devices: Devices) -> list[str]:
+    """One line per device problem, for the start-up message."""
+    return [f"{p.device}: {p.message}" for p in devices.problems]
