@@ -83,9 +83,8 @@ def main() -> None:
         subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
         after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         reader = "crib_pi.vision" if vision else "ground truth (no recognition model)"
-        print(
-            f"session of a filmed game, cards read by {reader}: {max(before, after) / 1024:.0f} MB peak"
-        )
+        peak = max(before, after) / 1024
+        print(f"session of a filmed game, cards read by {reader}: {peak:.0f} MB peak")
 
 
 if __name__ == "__main__":
