@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "crib_pi.commands.install_service",
     "crib_pi.commands.mat",
     "crib_pi.commands.session",
+    "crib_pi.commands.config",
 )
 
 

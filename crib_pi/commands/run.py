@@ -22,11 +22,11 @@ from crib_pi.actions import GameOptions
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("run", help="start the assistant (a demo game without a camera)")
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    p.add_argument("--target", type=int, default=121, choices=(61, 121))
-    p.add_argument("--muggins", action="store_true")
+    p.add_argument("--config", type=Path, help="configuration file (default: the one in force)")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), help="instead of the config's")
+    p.add_argument("--target", type=int, choices=(61, 121), help="instead of the config's")
+    p.add_argument("--muggins", action="store_true", default=None, help="muggins on")
     p.add_argument("--db", type=Path, help="game database (default: the state folder)")
-    p.add_argument("--fps", type=float, default=10.0, help="camera frames a second")
     p.add_argument("--service", action="store_true", help="run under systemd (notify, watchdog)")
     p.add_argument("--demo", action="store_true", help="play the built-in demo game")
     p.add_argument("--out", type=Path, default=Path("crib-pi-demo"), help="demo board images")
@@ -48,31 +48,41 @@ def _recognizer(problems: list[str]) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    import dataclasses
+
+    from crib_pi.config import load
     from crib_pi.devices import make_devices
     from crib_pi.devices.cameras import NullCamera
 
-    devices = make_devices()
+    config = load(args.config)
+    changes = {
+        k: v
+        for k, v in (("players", args.players), ("target", args.target), ("muggins", args.muggins))
+        if v is not None
+    }
+    if "players" in changes and len(config.game.names) != args.players:
+        changes["names"] = ()
+    config = dataclasses.replace(config, game=dataclasses.replace(config.game, **changes))
+    devices = make_devices(config.devices)
     try:
         if args.demo or (devices.backend != "pi" and isinstance(devices.camera, NullCamera)):
             return demo(args, devices)
-        return live(args, devices)
+        return live(args, devices, config)
     finally:
         devices.close()
 
 
-def live(args: argparse.Namespace, devices: Any) -> int:
+def live(args: argparse.Namespace, devices: Any, config: Any) -> int:
     from crib_pi.app import LIVE, Assistant, describe
     from crib_pi.session.table import TableSession
     from crib_pi.session.tracker import Tracker
     from crib_pi.store import GameLog, StoreError, default_db, open_store
 
     problems = describe(devices)
-    options = GameOptions(
-        players=args.players, target=args.target, dealer=None, muggins=args.muggins
-    )
+    options = config.game
     state = None
     try:
-        store = open_store(args.db or default_db())
+        store = open_store(args.db or (Path(config.db) if config.db else default_db()))
         record = store.latest_unfinished()
         saved = store.session(record) if record is not None else None
         if record is not None and saved is not None and saved[0] == LIVE:
@@ -83,13 +93,13 @@ def live(args: argparse.Namespace, devices: Any) -> int:
     except StoreError as exc:
         problems.append(f"{exc}; the game is kept in memory only")
         log = GameLog(None)
-    table = TableSession(options, log, Tracker(stable=3))
+    table = TableSession(options, log, Tracker(stable=config.session.stable))
     if state is not None and not table.restore(state):
         problems.append("the saved table state did not match the game; the mat is read afresh")
     recognizer = _recognizer(problems)
     for problem in problems:
         print(f"crib-pi: {problem}", file=sys.stderr)
-    Assistant(devices, table, recognizer, fps=args.fps).run(service=args.service)
+    Assistant(devices, table, recognizer, fps=config.session.fps).run(service=args.service)
     return 0
 
 
@@ -140,7 +150,7 @@ def demo(args: argparse.Namespace, devices: Any) -> int:
                 table.on_press(Press(line["button"], line.get("player")))
             if windowed:
                 devices.show(table.snapshot())
-                time.sleep(max(0.0, 1 / args.fps - (time.monotonic() - started)))
+                time.sleep(max(0.0, 0.1 - (time.monotonic() - started)))
             elif table.game.phase != before[0] and table.game.phase in ("deal", "over"):
                 images += 1
                 _save_board(table, args.out / f"board-{images:02d}.png")

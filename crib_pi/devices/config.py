@@ -164,7 +164,8 @@ def load_config(path: str | os.PathLike[str] | None = None) -> DeviceConfig:
             data = tomllib.load(handle)
     except tomllib.TOMLDecodeError as exc:
         raise DeviceConfigError(f"{chosen}: {exc}") from exc
-    section = data.get("devices", data)
+    app_tables = ("game", "players", "session", "store")
+    section = data.get("devices", {} if any(k in data for k in app_tables) else data)
     if not isinstance(section, Mapping):
         raise DeviceConfigError(f"{chosen}: [devices] is not a table")
     return DeviceConfig.from_mapping(section)

@@ -1,0 +1,183 @@
+"""The one configuration file: game rules, players, the session, the database and devices.
+
+TOML, read from ``CRIB_PI_CONFIG``, else ``/etc/crib-pi/config.toml``, else the user's
+``~/.config/crib-pi/config.toml``; with none of them the defaults are used. Every key is
+checked before anything starts: an unknown key or a bad value is refused with its name.
+
+    [game]
+    players = 2            # 2, 3 or 4 (4: partnerships, players 0 & 2 against 1 & 3)
+    target = 121           # 121 or 61
+    muggins = false        # players count their own hands; missed points can be taken
+    triple_skunk = false   # the house rule: a loser at 30 or less of 121 is triple-skunked
+    dealer = "cut"         # "cut" for deal at the table, or a player number
+
+    [players]
+    names = ["Ann", "Bob"] # shown on the screen and kept in the history
+
+    [session]
+    fps = 10               # camera frames a second
+    stable = 3             # frames a card must be read alike before it counts
+    deck = ""              # a deck profile from `crib-pi learn-deck`, or "" for none
+
+    [store]
+    db = ""                # the game database; "" = the service's state folder
+
+    [devices]              # buttons, LED strip, screen, camera: see docs/devices.md
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from crib_pi.actions import GameOptions
+from crib_pi.devices.config import DeviceConfig
+from crib_pi.errors import CribError
+
+SYSTEM_PATH = Path("/etc/crib-pi/config.toml")
+
+
+class ConfigError(CribError):
+    """A configuration file that cannot be used; names the file and the key."""
+
+
+def user_path() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "crib-pi" / "config.toml"
+
+
+def find_config() -> Path | None:
+    """The file in force: ``CRIB_PI_CONFIG``, the system one, the user's, or None."""
+    if os.environ.get("CRIB_PI_CONFIG"):
+        return Path(os.environ["CRIB_PI_CONFIG"])
+    for path in (SYSTEM_PATH, user_path()):
+        if path.exists():
+            return path
+    return None
+
+
+@dataclass(frozen=True)
+class SessionConfig:
+    fps: float = 10.0
+    stable: int = 3
+    deck: str = ""
+
+
+@dataclass(frozen=True)
+class AppConfig:
+    game: GameOptions = field(default_factory=lambda: GameOptions(dealer=None))
+    session: SessionConfig = field(default_factory=SessionConfig)
+    db: str = ""
+    devices: DeviceConfig = field(default_factory=DeviceConfig)
+    path: Path | None = None
+
+    def describe(self) -> str:
+        g, s = self.game, self.session
+        dealer = "cut for deal" if g.dealer is None else f"player {g.dealer}"
+        names = ", ".join(g.names) if g.names else "(player numbers)"
+        leds = self.devices.leds
+        buttons = self.devices.buttons.buttons
+        pins = ", ".join(f"{b.name} GPIO{b.pin}" for b in buttons if b.pin is not None)
+        lines = [
+            f"config file: {self.path or 'none (defaults)'}",
+            f"game: {g.players} players to {g.target}, muggins {'on' if g.muggins else 'off'}, "
+            f"triple skunk {'on' if g.triple_skunk else 'off'}, dealer: {dealer}",
+            f"players: {names}",
+            f"session: {s.fps:g} fps, a card counts after {s.stable} frames, "
+            f"deck profile: {s.deck or 'none'}",
+            f"database: {self.db or 'the state folder'}",
+            f"devices: backend {self.devices.backend or 'chosen at start'}, buttons {pins}, "
+            f"LEDs {leds.driver} on GPIO{leds.pin}, limit {leds.max_amps:g} A",
+        ]
+        return "\n".join(lines)
+
+
+def _only(table: Mapping[str, Any], allowed: set[str], where: str) -> None:
+    for key in table:
+        if key not in allowed:
+            known = ", ".join(sorted(allowed))
+            raise ConfigError(f"unknown setting {where}{key} (known: {known})")
+
+
+def _table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"[{key}] must be a table")
+    return value
+
+
+def _typed(table: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    value = table[key]
+    if isinstance(value, bool) and kind is not bool:
+        raise ConfigError(f"{where}.{key} = {value!r} is not a number")
+    if not isinstance(value, kind):
+        raise ConfigError(f"{where}.{key} = {value!r} has the wrong type")
+    return value
+
+
+def from_mapping(data: Mapping[str, Any], path: Path | None = None) -> AppConfig:
+    _only(data, {"game", "players", "session", "store", "devices"}, "")
+    game = _table(data, "game")
+    _only(game, {"players", "target", "muggins", "triple_skunk", "dealer"}, "game.")
+    players = _table(data, "players")
+    _only(players, {"names"}, "players.")
+    session = _table(data, "session")
+    _only(session, {"fps", "stable", "deck"}, "session.")
+    store = _table(data, "store")
+    _only(store, {"db"}, "store.")
+    dealer: Any = game.get("dealer", "cut")
+    if dealer == "cut":
+        dealer = None
+    elif not isinstance(dealer, int) or isinstance(dealer, bool):
+        raise ConfigError(f'game.dealer = {dealer!r} is not "cut" or a player number')
+    names = players.get("names", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
+        raise ConfigError(f"players.names = {names!r} is not a list of names")
+    try:
+        options = GameOptions(
+            players=game.get("players", 2),
+            target=game.get("target", 121),
+            dealer=dealer,
+            muggins=game.get("muggins", False),
+            triple_skunk=game.get("triple_skunk", False),
+            names=tuple(names),
+        )
+    except CribError as exc:
+        raise ConfigError(f"[game] / [players]: {exc}") from None
+    fps = float(_typed(session, "fps", (int, float), "session")) if "fps" in session else 10.0
+    stable = int(_typed(session, "stable", int, "session")) if "stable" in session else 3
+    if not 0 < fps <= 60:
+        raise ConfigError(f"session.fps = {fps:g} is not between 0 and 60")
+    if not 1 <= stable <= 30:
+        raise ConfigError(f"session.stable = {stable} is not 1 to 30")
+    deck = str(_typed(session, "deck", str, "session")) if "deck" in session else ""
+    db = str(_typed(store, "db", str, "store")) if "db" in store else ""
+    try:
+        devices = DeviceConfig.from_mapping(_table(data, "devices"))
+    except CribError as exc:
+        raise ConfigError(str(exc)) from None
+    return AppConfig(options, SessionConfig(fps, stable, deck), db, devices, path)
+
+
+def load(path: Path | None = None) -> AppConfig:
+    """Read and check the configuration in force (or ``path``)."""
+    chosen = path or find_config()
+    if chosen is None:
+        return AppConfig()
+    try:
+        with chosen.open("rb") as handle:
+            data = tomllib.load(handle)
+    except FileNotFoundError:
+        raise ConfigError(f"{chosen}: no such configuration file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{chosen}: not valid TOML ({exc})") from None
+    except OSError as exc:
+        raise ConfigError(f"{chosen}: {exc.strerror}") from None
+    try:
+        return from_mapping(data, chosen)
+    except ConfigError as exc:
+        raise ConfigError(f"{chosen}: {exc}") from None
