@@ -96,3 +96,10 @@ def test_config_check_command(tmp_path: Path) -> None:
     )
     assert done.returncode == 2 and "game.playerz" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_example_file_loads() -> None:
+    example = Path(__file__).resolve().parents[1] / "docs" / "config.example.toml"
+    config = load(example)
+    assert config.game.names == ("Ann", "Bob")
+    assert config.devices.buttons.spec("confirm").pin == 27
