@@ -45,9 +45,21 @@ def with_an_undo(actions: list[Action]) -> list[Action]:
     return [*actions[: k + 1], Undo(1), actions[k], *actions[k + 1 :]]
 
 
-@pytest.mark.parametrize(
-    ("players", "muggins", "seed"), [(2, False, 21), (3, True, 22), (4, True, 23)]
-)
+GAMES = [(2, False, 21), (3, True, 22), (4, True, 23)]
+
+
+def test_the_scripts_cover_the_table_s_moments() -> None:
+    """Between them the filmed games have goes, 31s, his heels, claims, muggins and undos."""
+    reasons: set[str] = set()
+    for players, muggins, seed in GAMES:
+        options = GameOptions(players=players, target=61, dealer=0, muggins=muggins)
+        game, actions = random_game(options, seed=seed, known=False)
+        reasons |= {e.reason for r in game.records for e in r.events}
+        assert any(isinstance(a, Undo) for a in with_an_undo(actions))
+    assert {"go", "thirty_one", "his_heels", "hand", "muggins", "last_card"} <= reasons
+
+
+@pytest.mark.parametrize(("players", "muggins", "seed"), GAMES)
 def test_whole_filmed_games_give_the_scripted_record(
     tmp_path: Path, players: int, muggins: bool, seed: int
 ) -> None:
