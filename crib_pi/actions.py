@@ -66,8 +66,9 @@ class GameOptions:
     def discards(self) -> int:
         return 2 if self.players == 2 else 1
 
-    def points_for(self, result: str) -> int:
-        return dict(self.match_points)[result]
+    def points_for(self, skunk: str) -> int:
+        """Match points for a game won with ``skunk`` ("none" is a plain win)."""
+        return dict(self.match_points)["normal" if skunk == "none" else skunk]
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {

@@ -383,13 +383,14 @@ def _skunk_lines(o: GameOptions) -> tuple[int, ...]:
 
 
 def _skunk(s: _State) -> str:
-    """How badly the best-placed loser lost ("none" if nobody did)."""
+    """How badly the best-placed loser lost: "none" (no winner yet, or no skunk), "skunk",
+    "double" or "triple"."""
     if s.winner is None:
         return "none"
     losers = [score for side, score in enumerate(s.scores) if side != s.winner]
     best = max(losers)
     names = ("skunk", "double", "triple")
-    result = "normal"
+    result = "none"
     for name, line in zip(names, _skunk_lines(s.options), strict=False):
         if best <= line:
             result = name

@@ -107,8 +107,8 @@ def test_skunk_lines(case: dict) -> None:
     if expected.startswith("triple"):
         assert _finished(target, loser, triple=True) == "triple"
         assert _finished(target, loser, triple=False) == "double"
-    else:
-        assert _finished(target, loser) == expected
+    else:  # the case file says "normal" for a win without a skunk; the engine says "none"
+        assert _finished(target, loser) == {"normal": "none"}.get(expected, expected)
 
 
 def _known_game(dealer: int = 0) -> Game:

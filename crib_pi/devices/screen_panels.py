@@ -78,7 +78,7 @@ def draw_scores(surface: pygame.Surface, box: Box, snapshot: BoardSnapshot, unit
             )
             lines.append((who, st.GOLD))
         if won == i:
-            lines.append(("WINS" + (f" · {snapshot.skunk}" if snapshot.skunk else ""), st.GOLD))
+            lines.append(("WINS" + _skunk_words(snapshot.skunk, " · "), st.GOLD))
         elif ahead == i:
             lines.append((f"leads by {by}", st.TEXT))
         if i in threatened:
@@ -289,7 +289,7 @@ def draw_win(surface: pygame.Surface, box: Box, snapshot: BoardSnapshot) -> None
         "center",
         max_w=box.w - 20,
     )
-    tail = score + (f"  ·  {snapshot.skunk}" if snapshot.skunk else "")
+    tail = score + _skunk_words(snapshot.skunk, "  ·  ")
     st.text(
         surface,
         tail,
@@ -299,3 +299,10 @@ def draw_win(surface: pygame.Surface, box: Box, snapshot: BoardSnapshot) -> None
         "center",
         max_w=box.w - 20,
     )
+
+
+def _skunk_words(skunk: str, joiner: str) -> str:
+    """How the win is said: nothing for a plain win, else "skunk", "double skunk", ..."""
+    if skunk in ("", "none"):
+        return ""
+    return joiner + (skunk if skunk == "skunk" else f"{skunk} skunk")
