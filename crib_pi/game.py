@@ -42,7 +42,7 @@ from crib_pi.actions import (
     Undo,
 )
 from crib_pi.cards import Card, cards_text
-from crib_pi.errors import DuplicateCardError, IllegalActionError
+from crib_pi.errors import CribError, DuplicateCardError, IllegalActionError
 from crib_pi.pegging import Pegging
 from crib_pi.scoring import Score, ScoreItem, number_word, score_hand
 from crib_pi.snapshot import BoardSnapshot, ScoreEvent, SideSnapshot
@@ -204,7 +204,8 @@ class Game:
     # -- acting ------------------------------------------------------------------------
 
     def check(self, action: Action) -> None:
-        """Raise ``IllegalActionError`` if ``action`` may not be applied now."""
+        """Raise ``IllegalActionError`` (or ``DuplicateCardError``) if ``action`` may not be
+        applied now."""
         if isinstance(action, Undo):
             if action.count > len(self._history):
                 raise IllegalActionError(
@@ -214,9 +215,10 @@ class Game:
         _apply(copy.deepcopy(self._state), action)
 
     def can(self, action: Action) -> bool:
+        """Whether ``action`` may be applied now (any refusal, duplicates included)."""
         try:
             self.check(action)
-        except IllegalActionError:
+        except CribError:
             return False
         return True
 

@@ -35,3 +35,13 @@ class RankDealer:
         n = self.used.get(rank, 0)
         self.used[rank] = n + 1
         return Card.parse(rank + SUITS[n])
+
+
+@pytest.fixture(autouse=True)
+def _no_local_config(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tests see the defaults, whatever configuration this machine has."""
+    empty = tmp_path_factory.getbasetemp() / "empty-config.toml"
+    empty.touch()
+    monkeypatch.setenv("CRIB_PI_CONFIG", str(empty))

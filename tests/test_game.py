@@ -278,3 +278,11 @@ def test_dealer_chosen_by_hand() -> None:
     g.apply(ChooseDealer(1))
     assert g.dealer == 1 and g.phase == "deal"
     refused(g, ChooseDealer(0), "cannot choose the dealer now")
+
+
+def test_can_says_no_to_duplicates_rather_than_raising() -> None:
+    g = Game(GameOptions(players=2, dealer=0))
+    g.apply(Cut(C("3S")))
+    assert not g.can(Play(1, C("3S")))  # the starter
+    g.apply(Play(1, C("5H")))
+    assert not g.can(Play(0, C("5H")))  # already played

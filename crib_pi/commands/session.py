@@ -32,11 +32,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--buttons", type=Path, metavar="FILE.jsonl")
     p.add_argument("--record", type=Path, required=True, metavar="OUT.jsonl")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    p.add_argument("--target", type=int, default=121, choices=(61, 121))
+    p.add_argument("--config", type=Path, help="configuration file (default: the one in force)")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), help="instead of the config's")
+    p.add_argument("--target", type=int, choices=(61, 121), help="instead of the config's")
     p.add_argument("--dealer", type=int, default=None, help="skip the cut for deal")
-    p.add_argument("--muggins", action="store_true")
-    p.add_argument("--stable", type=int, default=3, help="frames a card must be read alike")
+    p.add_argument("--muggins", action="store_true", default=None)
+    p.add_argument("--stable", type=int, help="frames a card must be read alike (default 3)")
     p.add_argument("--db", type=Path, help="game database: commit each frame, resume after a crash")
     p.add_argument("--truth", type=Path, help="read cards from a film's truth.jsonl (testing)")
     p.set_defaults(func=run)
@@ -64,10 +65,12 @@ def read_presses(path: Path | None) -> dict[int, list[dict[str, Any]]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    import dataclasses
+
     import cv2
 
-    from crib_pi.actions import GameOptions
     from crib_pi.cards import Card
+    from crib_pi.config import load as load_config
     from crib_pi.mat import Mat
     from crib_pi.records import replay_lines
     from crib_pi.session.pipeline import FramePipeline, Recognizer
@@ -81,9 +84,15 @@ def run(args: argparse.Namespace) -> int:
     if not frames:
         raise CribError(f"--frames {args.frames}: no images in it")
     presses = read_presses(args.buttons)
-    options = GameOptions(
-        players=args.players, target=args.target, dealer=args.dealer, muggins=args.muggins
-    )
+    config = load_config(args.config)
+    flags = {"players": args.players, "target": args.target, "muggins": args.muggins}
+    changes: dict[str, Any] = {k: v for k, v in flags.items() if v is not None}
+    if args.dealer is not None:
+        changes["dealer"] = args.dealer
+    if "players" in changes and len(config.game.names) != args.players:
+        changes["names"] = ()
+    options = dataclasses.replace(config.game, **changes)
+    stable = args.stable or config.session.stable
     source = str(args.frames.resolve())
     start = 0
     state = None
@@ -107,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
             log = GameLog(store, batch=True)
     else:
         log = GameLog(None)
-    table = TableSession(options, log, Tracker(stable=args.stable))
+    table = TableSession(options, log, Tracker(stable=stable))
     if state is not None and not table.restore(state):
         raise CribError(f"{args.db}: the saved session does not match its game record")
     if args.db and state is None:
