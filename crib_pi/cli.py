@@ -24,6 +24,8 @@ COMMAND_MODULES = (
     "crib_pi.commands.mat",
     "crib_pi.commands.session",
     "crib_pi.commands.config",
+    "crib_pi.commands.recognize",
+    "crib_pi.commands.learn_deck",
 )
 
 

@@ -1,0 +1,20 @@
+"""All candidate index frames of an image, and their patches: the shared front end.
+
+Training, the benchmark and recognition all call this one function, so the classifier is
+trained on exactly the kind of patches it is later asked about.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from crib_pi.vision.glyphs import find_glyphs, ink_map, merge_levels, pyramid
+from crib_pi.vision.pairs import Frames, pair_frames
+from crib_pi.vision.patches import color_pyramid, extract
+
+
+def candidates(bgr: np.ndarray) -> tuple[Frames, np.ndarray]:
+    """Frames of every rank-over-suit glyph pair and their (n, P, P, 3) uint8 patches."""
+    levels = pyramid(ink_map(bgr))
+    frames = pair_frames(merge_levels([find_glyphs(img, scale) for img, scale in levels]))
+    return frames, extract(color_pyramid(bgr, len(levels)), frames)

@@ -1,0 +1,98 @@
+"""Candidate index frames from pairs of glyphs: a rank above its suit.
+
+Every standard index is a rank with its suit just below it, so a pair of nearby blobs of
+similar size gives a place, a scale and an "up" direction for the index, whatever the card's
+rotation and whether or not the rest of the card is hidden. Both orders of each pair are kept;
+the classifier rejects the upside-down one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from crib_pi.vision.glyphs import Glyphs
+
+#: Nearest partners looked at for each glyph.
+NEIGHBOURS = 4
+#: Patch side as a multiple of (centre distance + mean glyph size).
+PATCH_SPAN = 1.25
+
+
+@dataclass(frozen=True)
+class Frames:
+    """Candidate index frames: centre, unit "down" direction (rank to suit) and patch side."""
+
+    centers: np.ndarray  # (n, 2)
+    downs: np.ndarray  # (n, 2) unit vectors
+    sides: np.ndarray  # (n,)
+    gaps: np.ndarray  # (n,) distance from rank centre to suit centre
+
+    def __len__(self) -> int:
+        return int(self.centers.shape[0])
+
+    @staticmethod
+    def empty() -> Frames:
+        z = np.zeros((0, 2), np.float32)
+        e = np.zeros((0,), np.float32)
+        return Frames(z, z.copy(), e, e.copy())
+
+    @staticmethod
+    def concat(parts: list[Frames]) -> Frames:
+        parts = [p for p in parts if len(p)]
+        if not parts:
+            return Frames.empty()
+        return Frames(
+            np.concatenate([p.centers for p in parts]),
+            np.concatenate([p.downs for p in parts]),
+            np.concatenate([p.sides for p in parts]),
+            np.concatenate([p.gaps for p in parts]),
+        )
+
+    def corners(self) -> np.ndarray:
+        """(n, 4, 2) patch corners in image pixels: top-left, top-right, bottom-right, bottom-left.
+
+        Corners follow the index's own frame (top-left is above-left of the rank).
+        """
+        d = self.downs
+        r = np.stack([-d[:, 1], d[:, 0]], axis=1)  # "right" in the index's own frame
+        h = (self.sides / 2.0)[:, None]
+        c = self.centers
+        return np.stack(
+            [c - r * h - d * h, c + r * h - d * h, c + r * h + d * h, c - r * h + d * h], axis=1
+        ).astype(np.float32)
+
+
+def pair_frames(g: Glyphs) -> Frames:
+    """Frames for glyph pairs whose distance and size ratio fit a rank over a suit."""
+    n = g.centers.shape[0]
+    if n < 2:
+        return Frames.empty()
+    c, s = g.centers, g.sizes
+    diff = c[None, :, :] - c[:, None, :]
+    dist = np.hypot(diff[..., 0], diff[..., 1])
+    big = np.maximum(s[:, None], s[None, :])
+    ratio = s[None, :] / s[:, None]
+    ok = (dist >= 0.35 * big) & (dist <= 1.5 * big) & (ratio >= 0.33) & (ratio <= 3.0)
+    np.fill_diagonal(ok, False)
+    dist_ok = np.where(ok, dist, np.inf)
+    k = min(NEIGHBOURS, n - 1)
+    near = np.argpartition(dist_ok, k - 1, axis=1)[:, :k] if k < n else np.argsort(dist_ok, 1)
+    a_idx = np.repeat(np.arange(n), near.shape[1])
+    b_idx = near.reshape(-1)
+    valid = np.isfinite(dist_ok[a_idx, b_idx])
+    a_idx, b_idx = a_idx[valid], b_idx[valid]
+    if a_idx.size == 0:
+        return Frames.empty()
+    vec = c[b_idx] - c[a_idx]
+    d = dist[a_idx, b_idx]
+    downs = vec / d[:, None]
+    centers = (c[a_idx] + c[b_idx]) / 2.0
+    sides = PATCH_SPAN * (d + 0.5 * (s[a_idx] + s[b_idx]))
+    return Frames(
+        centers.astype(np.float32),
+        downs.astype(np.float32),
+        sides.astype(np.float32),
+        d.astype(np.float32),
+    )

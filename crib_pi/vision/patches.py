@@ -1,0 +1,64 @@
+"""Cut each candidate index frame out of the image as a small upright patch.
+
+The patch is taken from the pyramid level nearest its size, so big indices are not aliased, and
+each patch is normalised on its own so the classifier sees the same thing in dim and bright light.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from crib_pi.vision.pairs import Frames
+
+#: Classifier input side in pixels.
+PATCH = 32
+
+
+def color_pyramid(bgr: np.ndarray, levels: int) -> list[np.ndarray]:
+    """The colour image at full size and at halves, one per glyph pyramid level."""
+    out = [bgr]
+    for _ in range(1, levels):
+        out.append(cv2.pyrDown(out[-1]))
+    return out
+
+
+def extract(pyr: list[np.ndarray], frames: Frames) -> np.ndarray:
+    """(n, PATCH, PATCH, 3) uint8 patches, index upright (rank above suit)."""
+    n = len(frames)
+    out = np.zeros((n, PATCH, PATCH, 3), np.uint8)
+    for i in range(n):
+        side = float(frames.sides[i])
+        lvl = 0
+        while lvl + 1 < len(pyr) and side / (2 ** (lvl + 1)) >= PATCH:
+            lvl += 1
+        sc = 2.0**lvl
+        cx, cy = frames.centers[i] / sc - (sc - 1.0) / (2.0 * sc)
+        dx, dy = frames.downs[i]
+        k = (side / sc) / PATCH  # level pixels per patch pixel
+        # patch (u, v) -> level: centre + (u - P/2) * k * right + (v - P/2) * k * down
+        rx, ry = -dy, dx
+        m = np.array(
+            [
+                [rx * k, dx * k, cx - (rx + dx) * k * PATCH / 2.0],
+                [ry * k, dy * k, cy - (ry + dy) * k * PATCH / 2.0],
+            ],
+            np.float32,
+        )
+        out[i] = cv2.warpAffine(
+            pyr[lvl],
+            m,
+            (PATCH, PATCH),
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+    return out
+
+
+def normalise(patches: np.ndarray) -> np.ndarray:
+    """(n, 3, P, P) float32 network input: each patch to zero mean and unit spread."""
+    x = patches.astype(np.float32)
+    mean = x.mean(axis=(1, 2, 3), keepdims=True)
+    std = x.std(axis=(1, 2, 3), keepdims=True)
+    x = (x - mean) / (std + 8.0)
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))

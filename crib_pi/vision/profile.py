@@ -1,0 +1,96 @@
+"""Deck profiles: what a user's own deck looks like to the classifier.
+
+``crib-pi learn-deck`` photographs the deck with known cards and keeps, for each card, the mean
+embedding of its index patches. Recognition with a profile mixes the classifier's own card
+probabilities with a nearest-prototype vote, so an unusual font or suit shape that the shipped
+model half-knows becomes a confident read. The profile is an ``.npz`` file tied to the model
+it was made with.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from crib_pi.vision.classifier import Scores, model_path
+from crib_pi.vision.errors import DeckProfileError
+
+#: Softmax temperature of the prototype vote (cosine similarities).
+TEMPERATURE = 0.05
+#: Weight of the prototype vote against the classifier (geometric mix).
+PROFILE_WEIGHT = 0.5
+
+
+def model_digest(path: Path | None = None) -> str:
+    """Short hash of the model file a profile belongs to."""
+    return hashlib.sha256((path or model_path()).read_bytes()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class DeckProfile:
+    """Per-card mean embeddings (52, k), unit length; rows of cards never seen are zero."""
+
+    name: str
+    prototypes: np.ndarray
+    counts: np.ndarray  # (52,) patches behind each prototype
+    model: str
+
+    def adjust(self, scores: Scores) -> Scores:
+        """Scores whose card probabilities include the prototype vote."""
+        if len(scores.feat) == 0:
+            return scores
+        feat = scores.feat / np.maximum(np.linalg.norm(scores.feat, axis=1, keepdims=True), 1e-9)
+        known = self.counts > 0
+        sim = feat @ self.prototypes.T
+        logits = np.where(known[None, :], sim / TEMPERATURE, -np.inf)
+        logits -= logits.max(axis=1, keepdims=True)
+        vote = np.exp(logits)
+        vote /= vote.sum(axis=1, keepdims=True)
+        base = scores.card_probs()
+        # cards the profile never saw keep the classifier's word
+        vote = np.where(known[None, :], vote, base)
+        mixed = base ** (1 - PROFILE_WEIGHT) * vote**PROFILE_WEIGHT
+        mixed /= np.maximum(mixed.sum(axis=1, keepdims=True), 1e-12)
+        return replace(scores, cards=mixed)
+
+    def save(self, path: Path) -> None:
+        with path.open("wb") as fh:
+            np.savez_compressed(
+                fh, name=self.name, prototypes=self.prototypes, counts=self.counts, model=self.model
+            )
+
+    @staticmethod
+    def load(path: Path) -> DeckProfile:
+        """Read a profile, checking that it was made with the shipped model."""
+        if not path.is_file():
+            raise DeckProfileError(f"no such deck profile: {path}")
+        try:
+            with np.load(path) as d:
+                prof = DeckProfile(
+                    str(d["name"]), d["prototypes"].astype(np.float32), d["counts"], str(d["model"])
+                )
+        except (OSError, ValueError, KeyError) as exc:
+            raise DeckProfileError(f"cannot read deck profile {path}: {exc}") from exc
+        if prof.prototypes.shape[0] != 52 or prof.counts.shape != (52,):
+            raise DeckProfileError(f"deck profile {path} is not a 52-card profile")
+        if prof.model != model_digest():
+            raise DeckProfileError(
+                f"deck profile {path} was made with another model; run crib-pi learn-deck again"
+            )
+        return prof
+
+
+def build_profile(name: str, feats: list[np.ndarray], cards: list[int]) -> DeckProfile:
+    """A profile from index embeddings and the card each one shows."""
+    k = feats[0].shape[0] if feats else 96
+    sums = np.zeros((52, k), np.float64)
+    counts = np.zeros(52, np.int64)
+    for f, c in zip(feats, cards, strict=True):
+        sums[c] += f / max(float(np.linalg.norm(f)), 1e-9)
+        counts[c] += 1
+    norms = np.maximum(np.linalg.norm(sums, axis=1, keepdims=True), 1e-9)
+    protos = np.where(counts[:, None] > 0, sums / norms, 0.0).astype(np.float32)
+    return DeckProfile(name, protos, counts, model_digest())

@@ -1,0 +1,46 @@
+"""Card recognition for one image: candidates, classifier, decision, optional deck profile."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from crib_pi.vision.candidates import candidates
+from crib_pi.vision.classifier import Classifier
+from crib_pi.vision.decide import decide
+from crib_pi.vision.errors import ImageReadError
+from crib_pi.vision.profile import DeckProfile
+from crib_pi.vision.reads import Recognition
+
+
+class Recognizer:
+    """Holds the loaded model (and a deck profile, if any); call ``read`` once per frame."""
+
+    def __init__(self, profile: DeckProfile | None = None, model: Path | None = None) -> None:
+        self.classifier = Classifier(model)
+        self.profile = profile
+
+    def read(self, bgr: np.ndarray) -> Recognition:
+        """Every card readable in a BGR image (uint8, H x W x 3)."""
+        if bgr.ndim == 2:
+            bgr = cv2.cvtColor(bgr, cv2.COLOR_GRAY2BGR)
+        elif bgr.shape[2] == 4:
+            bgr = cv2.cvtColor(bgr, cv2.COLOR_BGRA2BGR)
+        frames, patches = candidates(bgr)
+        scores = self.classifier.score(patches)
+        if self.profile is not None:
+            scores = self.profile.adjust(scores)
+        return decide(frames, scores)
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    """Read an image file as BGR, or raise ``ImageReadError`` naming the file."""
+    p = Path(path)
+    if not p.is_file():
+        raise ImageReadError(f"no such image: {p}")
+    img = cv2.imread(str(p), cv2.IMREAD_COLOR)
+    if img is None:
+        raise ImageReadError(f"cannot decode image: {p}")
+    return img

@@ -1,0 +1,90 @@
+"""Card faces rendered from Debian's ``gnome-cards-data`` SVG decks with ``rsvg-convert``.
+
+Each deck is one sheet of 13 columns by 5 rows: clubs, diamonds, hearts, spades (ace to king),
+then jokers and the back. Sheets are rendered once into a cache folder, never into the project,
+because the decks are GPL and this project is MIT.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from crib_pi.vision.synth.faces import Box, index_boxes
+
+DECK_DIR = Path("/usr/share/aisleriot/cards")
+#: Decks whose suits are not French or whose index is not a rank above a suit.
+EXCLUDED = frozenset({"swiss-xvii", "tango_nuevo", "Атласные"})
+#: Card width in pixels of the cached renders.
+FACE_WIDTH = 240
+
+
+@dataclass(frozen=True)
+class Deck:
+    """One rendered deck: 52 RGBA faces in ``Card.index`` order, plus its back."""
+
+    name: str
+    faces: tuple[np.ndarray, ...]
+    back: np.ndarray
+    #: Rank and suit boxes of each face's top-left index (face pixels), None where not measured.
+    boxes: tuple[tuple[Box, Box] | None, ...]
+
+
+def available() -> bool:
+    """True when the SVG decks and ``rsvg-convert`` are installed."""
+    return DECK_DIR.is_dir() and shutil.which("rsvg-convert") is not None
+
+
+def deck_names() -> list[str]:
+    """Usable deck names, sorted, or none when the package is missing."""
+    if not DECK_DIR.is_dir():
+        return []
+    names = sorted(p.name.removesuffix(".svgz") for p in DECK_DIR.glob("*.svgz"))
+    return [n for n in names if n not in EXCLUDED]
+
+
+def cache_dir() -> Path:
+    """Where rendered sheets are kept (``CRIB_PI_CACHE`` or ``~/.cache/crib-pi``)."""
+    base = os.environ.get("CRIB_PI_CACHE") or str(Path.home() / ".cache" / "crib-pi")
+    path = Path(base) / "decks"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def load_deck(name: str) -> Deck:
+    """Render (once) and slice one deck."""
+    sheet_path = cache_dir() / f"{name}-{FACE_WIDTH}.png"
+    if not sheet_path.exists():
+        tmp = sheet_path.with_suffix(".tmp.png")
+        subprocess.run(
+            ["rsvg-convert", "-w", str(FACE_WIDTH * 13), str(DECK_DIR / f"{name}.svgz")],
+            check=True,
+            stdout=tmp.open("wb"),
+        )
+        tmp.replace(sheet_path)
+    sheet = cv2.imread(str(sheet_path), cv2.IMREAD_UNCHANGED)
+    if sheet is None or sheet.ndim != 3 or sheet.shape[2] != 4:
+        raise RuntimeError(f"cannot read rendered deck {sheet_path}")
+    cw, ch = sheet.shape[1] / 13.0, sheet.shape[0] / 5.0
+
+    def cell(row: int, col: int) -> np.ndarray:
+        y0, y1 = round(row * ch), round((row + 1) * ch)
+        x0, x1 = round(col * cw), round((col + 1) * cw)
+        return np.ascontiguousarray(_trim(sheet[y0:y1, x0:x1]))
+
+    faces = tuple(cell(i // 13, i % 13) for i in range(52))
+    return Deck(name, faces, cell(4, 2), tuple(index_boxes(f) for f in faces))
+
+
+def _trim(face: np.ndarray) -> np.ndarray:
+    """Cut a cell down to the card's own box (the alpha channel's extent)."""
+    ys, xs = np.nonzero(face[:, :, 3] > 128)
+    if ys.size == 0:
+        return face
+    return face[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]

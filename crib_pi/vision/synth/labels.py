@@ -1,0 +1,93 @@
+"""Label candidate index frames against a synthetic scene's ground truth.
+
+A frame reads card *c* when its rank point lies in the rank box and its suit point in the suit
+box of one of *c*'s indices (top-left as printed, or bottom-right turned half round), both on
+the visible part of *c*. Frames on faces whose index could not be measured are ``IGNORE``d in
+training; everything else is "no index".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from crib_pi.vision.pairs import Frames
+from crib_pi.vision.synth.scenes import Scene
+
+NONE = 52
+IGNORE = -1
+#: Corner regions of a face, as shares of its width and height (faces without measured boxes).
+CORNER_W = 0.3
+CORNER_H = 0.42
+#: Boxes are widened by this share of their size before the test.
+SLACK = 0.2
+
+
+def label_frames(scene: Scene, frames: Frames) -> np.ndarray:
+    """(n,) int64: ``Card.index`` read by each frame, ``NONE`` or ``IGNORE``."""
+    n = len(frames)
+    out = np.full(n, NONE, np.int64)
+    if n == 0:
+        return out
+    half = frames.downs * (frames.gaps / 2.0)[:, None]
+    a = frames.centers - half
+    b = frames.centers + half
+    h, w = scene.top.shape
+    ai = np.clip(np.round(a).astype(int), 0, [w - 1, h - 1])
+    bi = np.clip(np.round(b).astype(int), 0, [w - 1, h - 1])
+    ka = scene.top[ai[:, 1], ai[:, 0]]
+    kb = scene.top[bi[:, 1], bi[:, 0]]
+    for i in np.flatnonzero((ka >= 0) & (ka == kb)):
+        k = int(ka[i])
+        inv = np.linalg.inv(scene.homographies[k])
+        fw, fh = scene.face_sizes[k]
+        pa, pb = _apply(inv, a[i]), _apply(inv, b[i])
+        boxes = scene.boxes[k]
+        if boxes is None:
+            corner = [
+                (p[0] < CORNER_W * fw or p[0] > (1 - CORNER_W) * fw)
+                and (p[1] < CORNER_H * fh or p[1] > (1 - CORNER_H) * fh)
+                for p in (pa, pb)
+            ]
+            if any(corner):
+                out[i] = IGNORE
+            continue
+        rank, suit = boxes
+        for qa, qb in ((pa, pb), (np.array([fw, fh]) - pa, np.array([fw, fh]) - pb)):
+            if _inside(qa, rank) and _inside(qb, suit):
+                out[i] = scene.cards[k]
+                break
+    return out
+
+
+def _inside(p: np.ndarray, box: tuple[float, float, float, float]) -> bool:
+    x0, y0, x1, y1 = box
+    mx, my = SLACK * (x1 - x0) + 1, SLACK * (y1 - y0) + 1
+    return bool(x0 - mx <= p[0] <= x1 + mx and y0 - my <= p[1] <= y1 + my)
+
+
+def _apply(hom: np.ndarray, p: np.ndarray) -> np.ndarray:
+    q = hom @ np.array([p[0], p[1], 1.0])
+    return np.asarray(q[:2] / q[2], np.float64)
+
+
+def readable_cards(scene: Scene) -> list[int]:
+    """Cards with a whole index corner in view and uncovered: what a reader should name.
+
+    The top-left and bottom-right corner regions are sampled on a grid; a card counts when every
+    sample of one of them lies inside the image and on that card.
+    """
+    h, w = scene.top.shape
+    us, vs = np.meshgrid(np.linspace(0.06, 0.19, 5), np.linspace(0.05, 0.27, 6))
+    tl = np.stack([us.ravel(), vs.ravel()], axis=1)
+    out = []
+    for k, card in enumerate(scene.cards):
+        fw, fh = scene.face_sizes[k]
+        for region in (tl, 1.0 - tl):
+            pts = np.array([_apply(scene.homographies[k], p * [fw, fh]) for p in region])
+            xi, yi = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
+            if (xi < 0).any() or (yi < 0).any() or (xi >= w).any() or (yi >= h).any():
+                continue
+            if (scene.top[yi, xi] == k).all():
+                out.append(card)
+                break
+    return out

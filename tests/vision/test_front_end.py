@@ -1,0 +1,48 @@
+"""Glyph finding, pairing and patch cutting on drawn images, without the model."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+cv2 = pytest.importorskip("cv2")
+
+from crib_pi.vision.candidates import candidates  # noqa: E402
+from crib_pi.vision.patches import PATCH, normalise  # noqa: E402
+
+
+def drawn_index(angle: float) -> tuple[np.ndarray, np.ndarray]:
+    """A white card with a K over a disc, turned by ``angle`` degrees, and its down vector."""
+    img = np.full((240, 240, 3), 90, np.uint8)
+    cv2.rectangle(img, (60, 40), (180, 200), (245, 245, 245), -1)
+    cv2.putText(img, "K", (100, 110), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (0, 0, 0), 2)
+    cv2.circle(img, (112, 128), 8, (0, 0, 200), -1)
+    rot = cv2.getRotationMatrix2D((120, 120), angle, 1.0)
+    img = cv2.warpAffine(img, rot, (240, 240), borderValue=(90, 90, 90))
+    a = np.radians(angle)
+    return img, np.array([np.sin(a), np.cos(a)])  # image y is down; cv2 turns anticlockwise
+
+
+@pytest.mark.parametrize("angle", [0.0, 37.0, 90.0, 200.0])
+def test_rank_over_suit_pair_is_a_candidate_at_any_rotation(angle: float) -> None:
+    img, down = drawn_index(angle)
+    frames, patches = candidates(img)
+    assert len(frames) >= 1 and patches.shape[1:] == (PATCH, PATCH, 3)
+    cos = frames.downs @ down
+    assert cos.max() > 0.9, "the rank-to-suit direction is found"
+
+
+def test_blank_tables_give_no_candidates_and_noise_a_bounded_number() -> None:
+    rng = np.random.default_rng(0)
+    plain = np.full((480, 640, 3), 120, np.uint8)
+    assert len(candidates(plain)[0]) == 0
+    noise = rng.integers(0, 255, (480, 640, 3), dtype=np.uint8)
+    assert len(candidates(noise)[0]) < 4000  # each glyph pairs with at most 4 neighbours
+
+
+def test_normalise_is_per_patch() -> None:
+    p = np.stack([np.full((PATCH, PATCH, 3), v, np.uint8) for v in (10, 200)])
+    p[:, :8] = 255
+    x = normalise(p)
+    assert x.shape == (2, 3, PATCH, PATCH)
+    assert np.allclose(x.mean(axis=(1, 2, 3)), 0.0, atol=1e-4)

@@ -1,0 +1,184 @@
+"""Make the synthetic training set and train the index classifier (needs the ``train`` extra).
+
+    python tools/train_vision.py data --scenes 2500 --out build/vision/train.npz
+    python tools/train_vision.py fit --data build/vision/train.npz
+
+``data`` renders scenes from the gnome-cards-data decks, runs the same candidate front end as
+recognition, and labels each candidate from the scene's ground truth. ``fit`` trains a small CNN
+with two heads (rank or "no index", and suit) and exports it to ONNX for ``cv2.dnn``. Seeds are
+fixed, so a rerun on the same packages gives the same data.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+
+from crib_pi.vision.candidates import candidates
+from crib_pi.vision.synth.decks import deck_names, load_deck
+from crib_pi.vision.synth.labels import NONE, label_frames
+from crib_pi.vision.synth.scenes import make_scene
+
+MODEL_OUT = Path(__file__).resolve().parents[1] / "crib_pi" / "data" / "index_net.onnx"
+#: Scene sizes and card widths drawn for training: small photos up to the product's frames.
+SETTINGS = (
+    ((640, 480), (45.0, 200.0)),
+    ((640, 480), (100.0, 320.0)),
+    ((1280, 720), (140.0, 280.0)),
+)
+
+
+def make_data(scenes: int, seed: int, out: Path) -> None:
+    rng = np.random.default_rng(seed)
+    decks = [load_deck(n) for n in deck_names()]
+    xs, ys = [], []
+    t0 = time.time()
+    for i in range(scenes):
+        size, widths = SETTINGS[int(rng.integers(0, len(SETTINGS)))]
+        scene = make_scene(rng, decks, size=size, card_width=widths, n_cards=(2, 12))
+        frames, patches = candidates(scene.image)
+        lab = label_frames(scene, frames)
+        pos = np.flatnonzero(lab != NONE)
+        neg = np.flatnonzero(lab == NONE)  # IGNORE (-1) frames are left out
+        take = min(neg.size, max(40, 3 * pos.size))
+        neg = rng.choice(neg, take, replace=False) if take else neg[:0]
+        keep = np.concatenate([pos, neg])
+        xs.append(patches[keep])
+        ys.append(lab[keep])
+        if i % 200 == 0:
+            n = sum(len(y) for y in ys)
+            p = sum(int((y != NONE).sum()) for y in ys)
+            print(f"scene {i}: {n} patches, {p} cards, {time.time() - t0:.0f}s", flush=True)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(out, x=np.concatenate(xs), y=np.concatenate(ys))
+
+
+def fit(data: Path, epochs: int, seed: int, out: Path) -> None:
+    import torch
+    from torch import nn
+
+    from crib_pi.vision.patches import normalise
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(2)
+    d = np.load(data)
+    x = torch.from_numpy(normalise(d["x"]))
+    y = torch.from_numpy(d["y"])
+    rank = torch.where(y == NONE, torch.tensor(13), y % 13)
+    suit = torch.where(y == NONE, torch.tensor(-100), y // 13)
+    n = len(y)
+    perm = torch.randperm(n, generator=torch.Generator().manual_seed(seed))
+    val, tr = perm[: n // 20], perm[n // 20 :]
+    net = IndexNet()
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    steps = epochs * (len(tr) // 256 + 1)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    ce = nn.CrossEntropyLoss(ignore_index=-100)
+    for ep in range(epochs):
+        net.train()
+        order = tr[torch.randperm(len(tr))]
+        t0 = time.time()
+        for j in range(0, len(order), 256):
+            b = order[j : j + 256]
+            xb = x[b]
+            if torch.rand(1).item() < 0.5:  # brightness and contrast jitter after normalising
+                xb = xb * (0.8 + 0.4 * torch.rand(len(b), 1, 1, 1))
+            lr_, ls_ = net.logits(xb)
+            loss = ce(lr_, rank[b]) + ce(ls_, suit[b])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+        net.eval()
+        with torch.no_grad():
+            pr, ps = net.logits(x[val])
+            r_ok = (pr.argmax(1) == rank[val]).float().mean().item()
+            m = suit[val] >= 0
+            s_ok = (ps.argmax(1)[m] == suit[val][m]).float().mean().item()
+        print(
+            f"epoch {ep}: loss {loss.item():.3f} val rank {r_ok:.4f} suit {s_ok:.4f} "
+            f"({time.time() - t0:.0f}s)",
+            flush=True,
+        )
+    net.eval()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(
+        net,
+        torch.zeros(1, 3, 32, 32),
+        str(out),
+        input_names=["x"],
+        output_names=["rank", "suit", "feat"],
+        dynamic_axes={"x": {0: "n"}},
+        dynamo=False,
+        opset_version=13,
+    )
+    print(f"wrote {out} ({out.stat().st_size} bytes)")
+
+
+def _net_class() -> type:
+    from torch import nn
+
+    def block(cin: int, cout: int) -> nn.Sequential:
+        return nn.Sequential(
+            nn.Conv2d(cin, cout, 3, padding=1, bias=False),
+            nn.BatchNorm2d(cout),
+            nn.ReLU(),
+            nn.MaxPool2d(2),
+        )
+
+    class Net(nn.Module):
+        """32x32 colour patch -> rank (13 + "no index"), suit (4), and a 96-value embedding."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.body = nn.Sequential(
+                block(3, 12),
+                block(12, 24),
+                block(24, 32),
+                block(32, 48),
+                nn.Flatten(),
+                nn.Linear(48 * 4, 96),
+                nn.ReLU(),
+            )
+            self.rank = nn.Linear(96, 14)
+            self.suit = nn.Linear(96, 4)
+
+        def logits(self, x):  # type: ignore[no-untyped-def]
+            h = self.body(x)
+            return self.rank(h), self.suit(h)
+
+        def forward(self, x):  # type: ignore[no-untyped-def]
+            h = self.body(x)
+            return self.rank(h).softmax(1), self.suit(h).softmax(1), h
+
+    return Net
+
+
+def IndexNet():  # type: ignore[no-untyped-def]
+    return _net_class()()
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    dp = sub.add_parser("data")
+    dp.add_argument("--scenes", type=int, default=2500)
+    dp.add_argument("--seed", type=int, default=1)
+    dp.add_argument("--out", type=Path, default=Path("build/vision/train.npz"))
+    fp = sub.add_parser("fit")
+    fp.add_argument("--data", type=Path, default=Path("build/vision/train.npz"))
+    fp.add_argument("--epochs", type=int, default=8)
+    fp.add_argument("--seed", type=int, default=1)
+    fp.add_argument("--out", type=Path, default=MODEL_OUT)
+    a = p.parse_args()
+    if a.cmd == "data":
+        make_data(a.scenes, a.seed, a.out)
+    else:
+        fit(a.data, a.epochs, a.seed, a.out)
+
+
+if __name__ == "__main__":
+    main()
