@@ -46,13 +46,23 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--vision", action="store_true", help="read cards with crib_pi.vision")
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument(
+        "--faces", default="plain", help="plain (the project's own) or a gnome-cards-data deck"
+    )
+    parser.add_argument("--keep", type=Path, help="keep the film and the record here")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     options = GameOptions(players=2, target=61, dealer=0)
     _, actions = random_game(options, seed=args.seed, known=False)
+    faces = plain_face
+    if args.faces != "plain":
+        from crib_pi.vision.synth.decks import load_deck
+
+        deck = load_deck(args.faces)
+        faces = lambda card: deck.faces[card.index]  # noqa: E731
     with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp)
-        film(options, actions, plain_face, out, seed=args.seed, stable=STABLE)
+        out = args.keep or Path(tmp)
+        film(options, actions, faces, out, seed=args.seed, stable=STABLE)
         if args.vision:
             from crib_pi.vision.recognizer import Recognizer
 
@@ -84,21 +94,29 @@ def main() -> int:
         if item["again"]:
             continue  # lifted and put back: rightly not laid again
         later = [(f, t) for f, card, t in laid if card == item["card"] and f >= item["frame"] - 1]
-        if later:
+        if later and later[0][0] - item["frame"] < 3 * STABLE:
             frame, took = later[0]
             latencies.append((frame - item["frame"]) / FPS + took)
     expected = [format_line(NewGame(options))] + [format_line(a) for a in actions]
     same = table.log.memory == expected
+    if args.keep:
+        (args.keep / "session.jsonl").write_text("\n".join(table.log.memory) + "\n")
+        (args.keep / "script.jsonl").write_text("\n".join(expected) + "\n")
+    agree = next(
+        (i for i, (a, b) in enumerate(zip(table.log.memory, expected, strict=False)) if a != b),
+        min(len(expected), len(table.log.memory)),
+    )
     reader_name = "crib_pi.vision" if args.vision else "ground truth"
     print(f"cards read by {reader_name}; {len(times)} frames at {FPS} fps, stable over {STABLE}")
     median_ms = statistics.median(times) * 1000
     print(f"per frame (mat, reads, tracking, rules, board drawn): median {median_ms:.1f} ms")
     print(
         "latency, first fully visible -> board updated: "
-        f"median {statistics.median(latencies):.3f} s, max {max(latencies):.3f} s "
+        f"median {statistics.median(latencies or [0]):.3f} s, max {max(latencies or [0]):.3f} s "
         f"over {len(latencies)} cards laid"
     )
-    print(f"record equals the script: {same}")
+    print(f"record equals the script: {same} ({agree} of {len(expected)} lines agree first)")
+    print(f"faces: {args.faces}")
     return 0 if same else 1
 
 
