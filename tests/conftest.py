@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from crib_pi.cards import SUITS, Card
+
+# HYPOTHESIS_PROFILE=deep runs ten times the examples (a long run before a release).
+settings.register_profile("ci", max_examples=40)
+settings.register_profile("deep", max_examples=400)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 

@@ -22,7 +22,7 @@ options = st.builds(
     triple_skunk=st.booleans(),
 )
 seeds = st.integers(0, 2**32 - 1)
-SETTINGS = settings(max_examples=40, deadline=None)
+SETTINGS = settings(deadline=None)  # examples: the profile's (tests/conftest.py)
 
 
 def replayed(opts: GameOptions, seed: int, known: bool) -> tuple[Game, list]:
