@@ -41,7 +41,7 @@ def make_data(scenes: int, seed: int, out: Path) -> None:
         scene = make_scene(rng, decks, size=size, card_width=widths, n_cards=(2, 12))
         frames, patches = candidates(scene.image)
         lab = label_frames(scene, frames)
-        pos = np.flatnonzero(lab != NONE)
+        pos = np.flatnonzero((lab >= 0) & (lab != NONE))
         neg = np.flatnonzero(lab == NONE)  # IGNORE (-1) frames are left out
         take = min(neg.size, max(40, 3 * pos.size))
         neg = rng.choice(neg, take, replace=False) if take else neg[:0]
@@ -65,8 +65,9 @@ def fit(data: Path, epochs: int, seed: int, out: Path) -> None:
     torch.manual_seed(seed)
     torch.set_num_threads(2)
     d = np.load(data)
-    x = torch.from_numpy(normalise(d["x"]))
-    y = torch.from_numpy(d["y"])
+    keep = d["y"] >= 0  # IGNORE frames (faces whose index could not be measured)
+    x = torch.from_numpy(normalise(d["x"][keep]))
+    y = torch.from_numpy(d["y"][keep])
     rank = torch.where(y == NONE, torch.tensor(13), y % 13)
     suit = torch.where(y == NONE, torch.tensor(-100), y // 13)
     n = len(y)

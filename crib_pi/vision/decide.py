@@ -1,12 +1,17 @@
 """From scored candidate frames to reads: merge duplicates, name only what is certain.
 
 Several frames fall on one index (each glyph pair, each pyramid level); they are grouped by
-place and their probabilities averaged, weighted by how index-like each looks. A group is named
-only when one card clearly wins; otherwise it is returned as uncertain with its candidates.
-A deck holds each card once, so reads of the same card are one physical card.
+place and their probabilities averaged, weighted by how index-like each is. The two corner
+indices of one card (opposite corners, turned half round to each other) are independent looks
+at the same card, so when both are found and agree on their leading card, their probabilities
+are multiplied. A group is named only when one card clearly wins; otherwise it is returned as
+uncertain with its candidates. A deck holds each card once, so reads of the same card are one
+physical card.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -26,54 +31,47 @@ CANDIDATE_MIN = 0.05
 MAX_CANDIDATES = 4
 #: Frames whose centres are closer than this share of their patch side are the same index.
 SAME_PLACE = 0.6
+#: Opposite indices of one card: offset of the second from the first in the first's own frame
+#: (right, down), in patch sides; and the least share a card's leading card must have to pair.
+OPPOSITE_RIGHT = (1.5, 8.0)
+OPPOSITE_DOWN = (2.0, 11.0)
+PAIR_MIN_SHARE = 0.3
 
 
-def decide(frames: Frames, scores: Scores, card_bias: np.ndarray | None = None) -> Recognition:
-    """Reads for one image. ``card_bias`` (52,) multiplies card probabilities (a deck profile)."""
-    p_index = scores.index_prob()
-    live = np.flatnonzero(p_index >= MIN_INDEX)
-    if live.size == 0:
-        return Recognition((), ())
-    probs = scores.card_probs()
-    if card_bias is not None:
-        probs = probs * card_bias[None, :]
-        probs = probs / np.maximum(probs.sum(axis=1, keepdims=True), 1e-9)
-    order = live[np.argsort(-p_index[live])]
-    used = np.zeros(len(frames), bool)
+@dataclass
+class _Index:
+    """One index seen in the image: its card probabilities and where it is."""
+
+    probs: np.ndarray  # (52,) given that it is an index
+    p_index: float
+    center: np.ndarray
+    down: np.ndarray
+    side: float
+    corners: tuple[tuple[float, float], ...]
+
+
+def decide(frames: Frames, scores: Scores) -> Recognition:
+    """Reads for one image."""
+    groups = _group(frames, scores)
+    _combine_opposites(groups)
     reads: dict[Card, CardRead] = {}
     unsure: list[UncertainRead] = []
-    corners = frames.corners()
-    for i in order:
-        if used[i]:
-            continue
-        near = order[
-            ~used[order]
-            & (
-                np.hypot(*(frames.centers[order] - frames.centers[i]).T)
-                < SAME_PLACE * frames.sides[i]
-            )
-        ]
-        used[near] = True
-        if p_index[i] < REPORT_INDEX:
-            continue
-        wts = p_index[near]
-        mixed = (probs[near] * wts[:, None]).sum(axis=0) / wts.sum()
-        best = int(np.argmax(mixed))
-        conf = float(mixed[best] * p_index[near].max())
-        box = tuple((float(x), float(y)) for x, y in corners[i])
+    for g in groups:
+        best = int(np.argmax(g.probs))
+        conf = float(g.probs[best] * g.p_index)
         if conf >= NAME_AT:
             card = Card.from_index(best)
             old = reads.get(card)
             if old is None or old.confidence < conf:
-                reads[card] = CardRead(card, conf, box)
+                reads[card] = CardRead(card, conf, g.corners)
         else:
-            top = np.argsort(-mixed)[:MAX_CANDIDATES]
-            top = top[mixed[top] >= CANDIDATE_MIN]
+            top = np.argsort(-g.probs)[:MAX_CANDIDATES]
+            top = top[g.probs[top] >= CANDIDATE_MIN]
             unsure.append(
                 UncertainRead(
                     tuple(Card.from_index(int(t)) for t in top),
-                    tuple(float(mixed[t]) for t in top),
-                    box,
+                    tuple(float(g.probs[t]) for t in top),
+                    g.corners,
                 )
             )
     # An uncertain index whose leading candidate was named elsewhere is that card's other index.
@@ -81,3 +79,67 @@ def decide(frames: Frames, scores: Scores, card_bias: np.ndarray | None = None) 
     unsure = [u for u in unsure if not u.candidates or u.candidates[0] not in named]
     cards = tuple(sorted(reads.values(), key=lambda r: (r.corners[0][1], r.corners[0][0])))
     return Recognition(cards, tuple(unsure))
+
+
+def _group(frames: Frames, scores: Scores) -> list[_Index]:
+    """Index-like frames grouped by place, best first; groups not index-like enough are dropped."""
+    p_index = scores.index_prob()
+    live = np.flatnonzero(p_index >= MIN_INDEX)
+    if live.size == 0:
+        return []
+    probs = scores.card_probs()
+    order = live[np.argsort(-p_index[live])]
+    used = np.zeros(len(frames), bool)
+    corners = frames.corners()
+    out = []
+    for i in order:
+        if used[i]:
+            continue
+        dist = np.hypot(*(frames.centers[order] - frames.centers[i]).T)
+        near = order[~used[order] & (dist < SAME_PLACE * frames.sides[i])]
+        used[near] = True
+        if p_index[i] < REPORT_INDEX:
+            continue
+        wts = p_index[near]
+        mixed = (probs[near] * wts[:, None]).sum(axis=0) / wts.sum()
+        out.append(
+            _Index(
+                mixed,
+                float(p_index[near].max()),
+                frames.centers[i].astype(np.float64),
+                frames.downs[i].astype(np.float64),
+                float(frames.sides[i]),
+                tuple((float(x), float(y)) for x, y in corners[i]),
+            )
+        )
+    return out
+
+
+def _combine_opposites(groups: list[_Index]) -> None:
+    """Multiply the probabilities of two indices that are one card's opposite corners."""
+    paired: set[int] = set()
+    for a, ga in enumerate(groups):
+        if a in paired:
+            continue
+        lead = int(np.argmax(ga.probs))
+        if ga.probs[lead] < PAIR_MIN_SHARE:
+            continue
+        right = np.array([ga.down[1], -ga.down[0]])
+        for b, gb in enumerate(groups):
+            if b == a or b in paired or int(np.argmax(gb.probs)) != lead:
+                continue
+            if gb.probs[lead] < PAIR_MIN_SHARE or float(ga.down @ gb.down) > -0.9:
+                continue
+            if not 0.7 <= gb.side / ga.side <= 1.4:
+                continue
+            off = gb.center - ga.center
+            x, y = float(off @ right) / ga.side, float(off @ ga.down) / ga.side
+            if (
+                OPPOSITE_RIGHT[0] <= x <= OPPOSITE_RIGHT[1]
+                and OPPOSITE_DOWN[0] <= y <= (OPPOSITE_DOWN[1])
+            ):
+                both = ga.probs * gb.probs
+                both /= max(float(both.sum()), 1e-12)
+                ga.probs = gb.probs = both
+                paired.update((a, b))
+                break

@@ -56,7 +56,7 @@ class Frames:
         Corners follow the index's own frame (top-left is above-left of the rank).
         """
         d = self.downs
-        r = np.stack([-d[:, 1], d[:, 0]], axis=1)  # "right" in the index's own frame
+        r = np.stack([d[:, 1], -d[:, 0]], axis=1)  # "right" in the index's own frame
         h = (self.sides / 2.0)[:, None]
         c = self.centers
         return np.stack(

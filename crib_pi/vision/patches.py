@@ -37,7 +37,7 @@ def extract(pyr: list[np.ndarray], frames: Frames) -> np.ndarray:
         dx, dy = frames.downs[i]
         k = (side / sc) / PATCH  # level pixels per patch pixel
         # patch (u, v) -> level: centre + (u - P/2) * k * right + (v - P/2) * k * down
-        rx, ry = -dy, dx
+        rx, ry = dy, -dx  # "right": down turned a quarter anticlockwise on screen
         m = np.array(
             [
                 [rx * k, dx * k, cx - (rx + dx) * k * PATCH / 2.0],

@@ -1,0 +1,84 @@
+"""The decision rules on made-up classifier outputs: name only what is certain, never twice."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from crib_pi.cards import Card
+from crib_pi.vision.classifier import Scores
+from crib_pi.vision.decide import decide
+from crib_pi.vision.pairs import Frames
+
+
+def frames(*spots: tuple[float, float, float, float]) -> Frames:
+    """Frames at (x, y, down angle in degrees, side)."""
+    c = np.array([[x, y] for x, y, _, _ in spots], np.float32)
+    a = np.radians([s[2] for s in spots])
+    d = np.stack([np.sin(a), np.cos(a)], axis=1).astype(np.float32)
+    side = np.array([s[3] for s in spots], np.float32)
+    return Frames(c, d, side, side / 3)
+
+
+def scores(*rows: tuple[dict[str, float], dict[str, float], float]) -> Scores:
+    """Per frame: rank shares, suit shares, chance of being an index."""
+    rank = np.zeros((len(rows), 14), np.float32)
+    suit = np.zeros((len(rows), 4), np.float32)
+    for i, (r, s, p) in enumerate(rows):
+        for k, v in r.items():
+            rank[i, Card.parse(k + "C").rank - 1] = v * p
+        rank[i, 13] = 1 - p
+        for k, v in s.items():
+            suit[i, "CDHS".index(k)] = v
+    return Scores(rank, suit, np.zeros((len(rows), 96), np.float32))
+
+
+def test_nothing_index_like_names_nothing() -> None:
+    rec = decide(frames((10, 10, 0, 20)), scores(({"Q": 1.0}, {"S": 1.0}, 0.3)))
+    assert rec.cards == () and rec.uncertain == ()
+
+
+def test_a_clear_read_is_named_with_its_corners() -> None:
+    rec = decide(frames((100, 100, 0, 20)), scores(({"10": 1.0}, {"H": 1.0}, 0.99)))
+    assert [str(r.card) for r in rec.cards] == ["10H"] and rec.uncertain == ()
+    assert rec.cards[0].corners == ((90.0, 90.0), (110.0, 90.0), (110.0, 110.0), (90.0, 110.0))
+
+
+def test_an_unclear_read_is_uncertain_with_candidates() -> None:
+    rec = decide(frames((100, 100, 0, 20)), scores(({"Q": 0.6, "J": 0.4}, {"S": 1.0}, 0.99)))
+    assert rec.cards == ()
+    (u,) = rec.uncertain
+    assert [str(c) for c in u.candidates] == ["QS", "JS"]
+    assert u.probabilities[0] > u.probabilities[1]
+
+
+def test_frames_on_one_index_are_one_read() -> None:
+    f = frames((100, 100, 0, 20), (103, 101, 5, 21), (300, 300, 0, 20))
+    s = scores(
+        ({"5": 1.0}, {"D": 1.0}, 0.99),
+        ({"5": 1.0}, {"D": 1.0}, 0.95),
+        ({"5": 1.0}, {"D": 1.0}, 0.97),  # the card's other index, or a second look
+    )
+    rec = decide(f, s)
+    assert [str(r.card) for r in rec.cards] == ["5D"] and rec.uncertain == ()
+
+
+def test_opposite_corners_that_agree_make_a_read() -> None:
+    # top-left index at (100, 100) reading down; bottom-right one turned half round
+    f = frames((100, 100, 0, 20), (170, 190, 180, 20))
+    unsure = ({"Q": 0.8, "K": 0.2}, {"S": 1.0}, 0.99)
+    rec = decide(f, scores(unsure, unsure))
+    assert [str(r.card) for r in rec.cards] == ["QS"] and rec.uncertain == ()
+    # the same two reads side by side, not as one card's corners, stay uncertain
+    rec = decide(frames((100, 100, 0, 20), (170, 100, 0, 20)), scores(unsure, unsure))
+    assert rec.cards == () and len(rec.uncertain) == 2
+
+
+def test_opposite_corners_that_disagree_are_not_combined() -> None:
+    f = frames((100, 100, 0, 20), (170, 190, 180, 20))
+    rec = decide(
+        f,
+        scores(
+            ({"Q": 0.75, "K": 0.25}, {"S": 1.0}, 0.99), ({"K": 0.7, "Q": 0.3}, {"S": 1.0}, 0.99)
+        ),
+    )
+    assert rec.cards == () and len(rec.uncertain) == 2
