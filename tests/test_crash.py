@@ -38,7 +38,7 @@ def test_sigkill_at_random_points_loses_nothing(tmp_path: Path) -> None:
     for _ in range(40):
         proc = subprocess.Popen(_command(tmp_path, db, record), stdout=subprocess.DEVNULL)
         try:
-            proc.wait(timeout=rng.uniform(0.8, 3.0) if kills < 12 else 600)
+            proc.wait(timeout=rng.uniform(0.6, 1.6) if kills < 12 else 600)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()

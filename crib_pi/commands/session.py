@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
             (
                 r.id
                 for r in reversed(store.records())
-                if not r.finished and (store.session(r.id) or ("",))[0] == source
+                if (store.session(r.id) or ("",))[0] == source  # finished or not: carry on
             ),
             None,
         )
