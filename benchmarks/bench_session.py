@@ -33,7 +33,7 @@ from crib_pi.records import format_line
 from crib_pi.session.faces import plain_face
 from crib_pi.session.filmstrip import TruthReader, film
 from crib_pi.session.pipeline import FramePipeline
-from crib_pi.session.table import Press, TableSession
+from crib_pi.session.table import TableSession
 from crib_pi.session.tracker import CardLaid, Tracker
 from crib_pi.simulate import random_game
 from crib_pi.store import GameLog
@@ -86,8 +86,7 @@ def main() -> int:
             took = time.perf_counter() - start
             times.append(took)
             laid += [(number, str(e.card), took) for e in events if isinstance(e, CardLaid)]
-            for line in presses.get(number, []):
-                table.on_press(Press(line["button"], line.get("player")))
+            table.on_lines(presses.get(number, []))
         devices.close()
     latencies = []
     for item in settled:

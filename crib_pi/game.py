@@ -551,6 +551,7 @@ def _play(s: _State, a: Play) -> Record:
     if a.card == s.starter:
         raise DuplicateCardError(f"{a.card} is the starter")
     s.peg.check_turn(a.player)
+    s.peg.check_unplayed(a.card)
     _check_dealt(s, a.player, (a.card,))
     return _peg_play(s, a, s.peg.play(a.player, a.card))
 
@@ -565,9 +566,6 @@ def _check_dealt(s: _State, player: int, cards: tuple[Card, ...]) -> None:
     """A player's cards must be ones they were dealt (when known) and not laid away."""
     laid = {c for away in s.discards.values() for c in away} | ({s.extra} if s.extra else set())
     for card in cards:
-        for p, pile in enumerate(s.peg.played if s.peg else ()):
-            if card in pile and p != player:
-                raise DuplicateCardError(f"{card} was already played (by player {p})")
         if s.dealt is not None and 0 <= player < len(s.dealt) and card not in s.dealt[player]:
             raise IllegalActionError(f"player {player} was not dealt {card}")
         if card in laid:

@@ -80,6 +80,10 @@ class Mat:
         zones += [Zone(name, box) for name, box in _CENTRE[self.players].items()]
         return tuple(zones)
 
+    def seat(self, player: int) -> int:
+        """Where a player sits: 0 bottom, 1 left, 2 top, 3 right."""
+        return _PLAYERS_SEATS[self.players][player]
+
     def zone(self, name: str) -> Zone:
         return next(z for z in self.zones if z.name == name)
 

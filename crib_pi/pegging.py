@@ -96,14 +96,17 @@ class Pegging:
 
     def check_play(self, player: int, card: Card) -> None:
         self.check_turn(player)
-        for p, cards in enumerate(self.played):
-            if card in cards:
-                raise DuplicateCardError(f"{card} was already played (by player {p})")
+        self.check_unplayed(card)
         held = self.held(player)
         if held is not None and card not in held:
             raise IllegalActionError(f"player {player} does not hold {card}")
         if self.count + card.value > 31:
             raise IllegalActionError(f"{card} would make the count {self.count + card.value}")
+
+    def check_unplayed(self, card: Card) -> None:
+        for p, cards in enumerate(self.played):
+            if card in cards:
+                raise DuplicateCardError(f"{card} was already played (by player {p})")
 
     def check_go(self, player: int) -> None:
         self.check_turn(player)

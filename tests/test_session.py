@@ -20,7 +20,7 @@ from crib_pi.records import format_line, replay_lines
 from crib_pi.session.faces import plain_face
 from crib_pi.session.filmstrip import TruthReader, film
 from crib_pi.session.pipeline import FramePipeline
-from crib_pi.session.table import Press, TableSession
+from crib_pi.session.table import TableSession
 from crib_pi.session.tracker import Tracker
 from crib_pi.simulate import random_game
 from crib_pi.store import GameLog
@@ -33,8 +33,7 @@ def play_back(options: GameOptions, out: Path) -> TableSession:
     for number, path in enumerate(sorted((out / "frames").iterdir())):
         for event in pipeline.process(cv2.imread(str(path))):
             table.on_track(event)
-        for line in presses.get(number, []):
-            table.on_press(Press(line["button"], line.get("player")))
+        table.on_lines(presses.get(number, []))
         assert table.question is None, (number, table.question)
     assert pipeline.frames_without_mat == 0
     return table

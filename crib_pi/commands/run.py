@@ -114,7 +114,7 @@ def demo(args: argparse.Namespace, devices: Any) -> int:
     from crib_pi.session.faces import plain_face
     from crib_pi.session.filmstrip import TruthReader, film
     from crib_pi.session.pipeline import FramePipeline
-    from crib_pi.session.table import Press, TableSession
+    from crib_pi.session.table import TableSession
     from crib_pi.session.tracker import Tracker
     from crib_pi.simulate import random_game
     from crib_pi.store import GameLog
@@ -146,8 +146,7 @@ def demo(args: argparse.Namespace, devices: Any) -> int:
             image = cv2.imread(str(path))
             for event in pipeline.process(image) if image is not None else []:
                 table.on_track(event)
-            for line in presses.get(number, []):
-                table.on_press(Press(line["button"], line.get("player")))
+            table.on_lines(presses.get(number, []))
             if windowed:
                 devices.show(table.snapshot())
                 time.sleep(max(0.0, 0.1 - (time.monotonic() - started)))

@@ -69,12 +69,11 @@ def run(args: argparse.Namespace) -> int:
 
     import cv2
 
-    from crib_pi.cards import Card
     from crib_pi.config import load as load_config
     from crib_pi.mat import Mat
     from crib_pi.records import replay_lines
     from crib_pi.session.pipeline import FramePipeline, Recognizer
-    from crib_pi.session.table import Press, TableSession, TypedCard
+    from crib_pi.session.table import TableSession
     from crib_pi.session.tracker import Tracker
     from crib_pi.store import GameLog, open_store
 
@@ -138,11 +137,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             for event in pipeline.process(image):
                 table.on_track(event)
-        for line in presses.get(number, []):
-            if "card" in line:
-                table.on_typed(TypedCard(Card.parse(line["card"])))
-            else:
-                table.on_press(Press(line["button"], line.get("player")))
+        table.on_lines(presses.get(number, []))
         log.commit((source, number, table.state()))
     args.record.write_text("\n".join(log.memory) + "\n", encoding="utf-8")
     summary = replay_lines(log.memory).summary()

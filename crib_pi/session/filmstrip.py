@@ -232,7 +232,7 @@ class Film:
 def row_spot(mat: Mat, player: int, index: int, rng: np.random.Generator) -> Placed:
     """Where a player's ``index``-th card of the deal lies: along their zone, facing them."""
     x0, y0, x1, y1 = mat.zone(f"player {player}").box
-    seat = {2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}[mat.players][player]
+    seat = mat.seat(player)
     along = 10 * PX_PER_MM + CARD_W / 2 + index * ROW_STEP
     jitter = rng.uniform(-2, 2, size=2) * PX_PER_MM
     angle = float(rng.uniform(-5, 5))

@@ -180,6 +180,15 @@ class TableSession:
         self.tracker.laid[typed.card] = zone
         self._laid(typed.card, zone)
 
+    def on_lines(self, lines: list[dict[str, Any]]) -> None:
+        """A frame's lines from a buttons file: ``{"button": ..., "player": ...}`` presses and
+        ``{"card": "5H"}`` cards typed in (``crib-pi session --buttons``)."""
+        for line in lines:
+            if "card" in line:
+                self.on_typed(TypedCard(Card.parse(line["card"])))
+            else:
+                self.on_press(Press(line["button"], line.get("player")))
+
     def on_press(self, press: Press) -> None:
         if self.question is not None:
             self._answer(press)
