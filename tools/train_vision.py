@@ -18,27 +18,31 @@ from pathlib import Path
 import numpy as np
 
 from crib_pi.vision.candidates import candidates
-from crib_pi.vision.synth.decks import deck_names, load_deck
+from crib_pi.vision.synth.decks import deck_names, load_deck, plain_deck
 from crib_pi.vision.synth.labels import NONE, label_frames
 from crib_pi.vision.synth.scenes import make_scene
 
 MODEL_OUT = Path(__file__).resolve().parents[1] / "crib_pi" / "data" / "index_net.onnx"
-#: Scene sizes and card widths drawn for training: small photos up to the product's frames.
+#: Scene size, card widths and whether the cards lie on the printed mat: small photos up to the
+#: product's own frames (a camera above the mat, cards 120-260 px wide).
 SETTINGS = (
-    ((640, 480), (45.0, 200.0)),
-    ((640, 480), (100.0, 320.0)),
-    ((1280, 720), (140.0, 280.0)),
+    ((640, 480), (45.0, 200.0), False),
+    ((640, 480), (100.0, 320.0), False),
+    ((1280, 720), (140.0, 280.0), False),
+    ((1280, 720), (120.0, 260.0), True),
 )
+#: How many times the project's own plain deck (the demo's) is entered among the ~27 gnome decks.
+PLAIN_WEIGHT = 5
 
 
 def make_data(scenes: int, seed: int, out: Path) -> None:
     rng = np.random.default_rng(seed)
-    decks = [load_deck(n) for n in deck_names()]
+    decks = [load_deck(n) for n in deck_names()] + [plain_deck()] * PLAIN_WEIGHT
     xs, ys = [], []
     t0 = time.time()
     for i in range(scenes):
-        size, widths = SETTINGS[int(rng.integers(0, len(SETTINGS)))]
-        scene = make_scene(rng, decks, size=size, card_width=widths, n_cards=(2, 12))
+        size, widths, on_mat = SETTINGS[int(rng.integers(0, len(SETTINGS)))]
+        scene = make_scene(rng, decks, size=size, card_width=widths, n_cards=(2, 12), on_mat=on_mat)
         frames, patches = candidates(scene.image)
         lab = label_frames(scene, frames)
         pos = np.flatnonzero((lab >= 0) & (lab != NONE))
@@ -56,7 +60,7 @@ def make_data(scenes: int, seed: int, out: Path) -> None:
     np.savez_compressed(out, x=np.concatenate(xs), y=np.concatenate(ys))
 
 
-def fit(data: Path, epochs: int, seed: int, out: Path) -> None:
+def fit(data: list[Path], epochs: int, seed: int, out: Path) -> None:
     import torch
     from torch import nn
 
@@ -64,10 +68,11 @@ def fit(data: Path, epochs: int, seed: int, out: Path) -> None:
 
     torch.manual_seed(seed)
     torch.set_num_threads(2)
-    d = np.load(data)
-    keep = d["y"] >= 0  # IGNORE frames (faces whose index could not be measured)
-    x = torch.from_numpy(normalise(d["x"][keep]))
-    y = torch.from_numpy(d["y"][keep])
+    parts = [np.load(p) for p in data]
+    ys = np.concatenate([d["y"] for d in parts])
+    keep = ys >= 0  # IGNORE frames (faces whose index could not be measured)
+    x = torch.from_numpy(normalise(np.concatenate([d["x"] for d in parts])[keep]))
+    y = torch.from_numpy(ys[keep])
     rank = torch.where(y == NONE, torch.tensor(13), y % 13)
     suit = torch.where(y == NONE, torch.tensor(-100), y // 13)
     n = len(y)
@@ -170,7 +175,9 @@ def main() -> None:
     dp.add_argument("--seed", type=int, default=1)
     dp.add_argument("--out", type=Path, default=Path("build/vision/train.npz"))
     fp = sub.add_parser("fit")
-    fp.add_argument("--data", type=Path, default=Path("build/vision/train.npz"))
+    fp.add_argument(
+        "--data", type=Path, nargs="+", default=[Path("build/vision/train.npz")], help="npz files"
+    )
     fp.add_argument("--epochs", type=int, default=8)
     fp.add_argument("--seed", type=int, default=1)
     fp.add_argument("--out", type=Path, default=MODEL_OUT)

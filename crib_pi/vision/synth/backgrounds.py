@@ -63,6 +63,29 @@ def table(rng: Rng, h: int, w: int) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.float32)
 
 
+def mat_table(rng: Rng, h: int, w: int) -> np.ndarray:
+    """The printed play mat (``crib_pi.mat``) seen from above under a tilt, on a table.
+
+    The product's own background, with its zone outlines, labels and markers, so the classifier
+    learns that none of them is an index.
+    """
+    from crib_pi.mat import HEIGHT, WIDTH, Mat
+
+    under = table(rng, h, w)
+    sheet = Mat(int(rng.integers(2, 5))).render().astype(np.float32)
+    sheet *= 1.0 - rng.uniform(0.0, 0.2) * (1.0 - _color(rng) / 255.0)  # paper tint
+    margin = rng.uniform(0.0, 0.12, size=(4, 2)) * [w, h]
+    inward = np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]], np.float32)
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) + inward * margin
+    if rng.random() < 0.5:  # zoomed in: only part of the mat fills the frame
+        centre = dst.mean(axis=0)
+        dst = (dst - centre) * rng.uniform(1.0, 1.8) + centre
+    src = np.array([[0, 0], [WIDTH, 0], [WIDTH, HEIGHT], [0, HEIGHT]], np.float32)
+    hom = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+    out = cv2.warpPerspective(sheet, hom, (w, h), dst=under, borderMode=cv2.BORDER_TRANSPARENT)
+    return np.asarray(out, np.float32)
+
+
 def clutter(rng: Rng, img: np.ndarray, count: int, back: np.ndarray | None) -> None:
     """Draw objects that are not cards: printed paper, shapes, phones, coasters, hands, backs."""
     h, w = img.shape[:2]

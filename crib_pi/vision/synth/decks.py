@@ -82,6 +82,21 @@ def load_deck(name: str) -> Deck:
     return Deck(name, faces, cell(4, 2), tuple(index_boxes(f) for f in faces))
 
 
+def plain_deck() -> Deck:
+    """The project's own plain faces (``crib_pi.session.faces``), the demo's deck, as a Deck.
+
+    They are drawn by code (MIT), so this deck needs no package and can be trained on anywhere.
+    """
+    from crib_pi.cards import Card
+    from crib_pi.session.faces import plain_face
+
+    faces = tuple(plain_face(Card.from_index(i)) for i in range(52))
+    back = faces[0].copy()
+    back[:, :, :3] = (150, 60, 40)  # a plain dark-blue back, same outline
+    cv2.rectangle(back, (14, 14), (back.shape[1] - 15, back.shape[0] - 15), (235, 235, 235), 3)
+    return Deck("plain", faces, back, tuple(index_boxes(f) for f in faces))
+
+
 def _trim(face: np.ndarray) -> np.ndarray:
     """Cut a cell down to the card's own box (the alpha channel's extent)."""
     ys, xs = np.nonzero(face[:, :, 3] > 128)

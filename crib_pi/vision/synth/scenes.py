@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from crib_pi.vision.synth.backgrounds import clutter, table
+from crib_pi.vision.synth.backgrounds import clutter, mat_table, table
 from crib_pi.vision.synth.decks import Deck
 from crib_pi.vision.synth.faces import Box
 
@@ -98,11 +98,12 @@ def make_scene(
     degrade: float = 1.0,
     clutter_count: tuple[int, int] = (0, 6),
     cards: list[int] | None = None,
+    on_mat: bool = False,
 ) -> Scene:
     """One scene; ``degrade`` scales the photometric damage (0 = clean, 1 = full training range)."""
     w, h = size
     deck = decks[int(rng.integers(0, len(decks)))]
-    img = table(rng, h, w)
+    img = mat_table(rng, h, w) if on_mat else table(rng, h, w)
     clutter(rng, img, int(rng.integers(clutter_count[0], clutter_count[1] + 1)), deck.back)
     top = np.full((h, w), -1, np.int16)
     scene = Scene(image=np.zeros((h, w, 3), np.uint8), deck=deck.name, top=top)

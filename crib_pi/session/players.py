@@ -1,0 +1,134 @@
+"""The demo's players: they watch the board and put it right the way people at a table would.
+
+The built-in demo and the session benchmark play a filmed game through real recognition. The
+camera may read a card late, not at all, or (rarely) wrongly; at a real table the players then
+answer the screen's question, take a wrong play back with Undo, or type the card in. These
+scripted players do exactly that, from the game's script, using only the table's own inputs
+(button presses and typed cards), and count every correction so the demo can say how much
+help recognition needed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from crib_pi.actions import Action, Crib, Cut, CutForDeal, Play, Undo
+from crib_pi.cards import Card
+from crib_pi.session.table import Press, TableSession, TypedCard
+
+
+@dataclass
+class ScriptedPlayers:
+    """Players who know the script: ``actions`` (the game) and ``laid`` (frame each card came to
+    rest, in order; a card put back after a lift is not listed). They wait ``patience`` frames
+    for the camera before typing a card in, and hold a button press until the board has
+    caught up with the cards on the mat."""
+
+    actions: list[Action]
+    laid: list[tuple[int, Card]]
+    patience: int = 8
+    held: list[dict[str, Any]] = field(default_factory=list)
+    typed: list[Card] = field(default_factory=list)
+    answered: int = 0
+    taken_back: list[Action] = field(default_factory=list)
+    held_since: int = -1
+
+    @classmethod
+    def from_film(cls, actions: list[Action], settled: list[dict[str, Any]]) -> ScriptedPlayers:
+        """From a film's ``settled.jsonl`` lines."""
+        laid = [(int(s["frame"]), Card.parse(s["card"])) for s in settled if not s["again"]]
+        if any(isinstance(a, Undo) for a in actions):
+            raise ValueError("scripted players cannot follow a script with an undo in it")
+        return cls(actions, laid)
+
+    def after_frame(self, table: TableSession, frame: int, presses: list[dict[str, Any]]) -> None:
+        """Look at the board after the camera's events of ``frame``; then press what the film
+        pressed in that frame (held until the board shows every card laid so far)."""
+        self._take_back_wrong(table)
+        rejected = self._answer(table)
+        if presses and not self.held:
+            self.held_since = frame
+        self.held += presses
+        waited = bool(self.held) and frame - self.held_since >= self.patience
+        late = self._cards_on_board(table) < self._cards_laid(frame - self.patience)
+        if late or waited or rejected:  # the players see the board is missing cards
+            for _ in range(4):
+                if self._cards_on_board(table) >= self._cards_laid(frame):
+                    break
+                self._type_next(table)
+        caught_up = self._cards_on_board(table) >= self._cards_laid(frame)
+        if self.held and (caught_up or table.waiting_for_next_deal):
+            lines, self.held = self.held, []
+            table.on_lines(lines)
+            self._take_back_wrong(table)
+
+    # -- what the players notice -----------------------------------------------------
+
+    def _expected(self, table: TableSession) -> Action | None:
+        done = len(table.game.records)
+        return self.actions[done] if done < len(self.actions) else None
+
+    def _take_back_wrong(self, table: TableSession) -> None:
+        """A play the script did not make (a card misread as another) is taken back with Undo."""
+        records = table.game.records
+        while records and records[-1].action != self.actions[len(records) - 1]:
+            self.taken_back.append(records[-1].action)
+            table.question = None
+            table.on_press(Press("undo"))
+            records = table.game.records
+
+    def _answer(self, table: TableSession) -> bool:
+        """A question on the screen: pick the script's action among the choices, or reject it
+        (True)."""
+        q = table.question
+        if q is None:
+            return False
+        self.answered += 1
+        want = self._expected(table)
+        if want is not None and any(self._same(a, want) for a in q.actions):
+            while not self._same(q.actions[q.index], want):
+                table.on_press(Press("go"))
+            table.on_press(Press("confirm"))
+            return False
+        table.on_press(Press("undo"))
+        return True
+
+    @staticmethod
+    def _same(choice: Action, want: Action) -> bool:
+        if isinstance(choice, Crib) and isinstance(want, Crib):
+            return choice.cards[0] in want.cards  # one crib card at a time
+        return choice == want
+
+    def _cards_laid(self, frame: int) -> int:
+        return sum(1 for at, _ in self.laid if at <= frame)
+
+    def _cards_on_board(self, table: TableSession) -> int:
+        """Cards the board has taken so far, counted the way the film laid them."""
+        count = len(table.cut_cards) + len(table.crib_cards)
+        for record in table.game.records:
+            a = record.action
+            if isinstance(a, CutForDeal):
+                count += len(a.cards)
+            elif isinstance(a, Play | Cut):
+                count += 1
+            elif isinstance(a, Crib):
+                count += len(a.cards)
+        return count
+
+    def _type_next(self, table: TableSession) -> None:
+        """Type in the next card the script lays that the board does not have yet."""
+        want = self._expected(table)
+        card: Card | None = None
+        if isinstance(want, Play | Cut):
+            card = want.card
+        elif isinstance(want, Crib):
+            card = next((c for c in want.cards if c not in table.crib_cards), None)
+        elif isinstance(want, CutForDeal):
+            missing = [p for p in range(len(want.cards)) if p not in table.cut_cards]
+            card = want.cards[missing[0]] if missing else None
+        if card is None:
+            return
+        self.typed.append(card)
+        table.on_typed(TypedCard(card))
+        self._take_back_wrong(table)
