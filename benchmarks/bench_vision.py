@@ -1,14 +1,15 @@
 """Card recognition benchmark: real development photos, synthetic scenes, empty scenes, speed.
 
-    python benchmarks/bench_vision.py [--synthetic 200] [--empty 100]
+    python benchmarks/bench_vision.py [--synthetic 200] [--mat 100] [--empty 100] [--model F]
 
 Real: every photo in ../shared/cards/labels.csv; card-level recall and precision by scene type
 (a named card counts as right when the photo holds that card). Synthetic (labelled so): top-down
 1280x720 scenes at the product's geometry (cards 150-250 px wide, 8 per scene, overlapping in
 rows, fans and piles) from the gnome-cards-data decks, on seeds the training never used; the
-truth is every card with a whole index corner uncovered. Empty: synthetic tables with clutter
-(paper with print, phones, coasters, hands, face-down cards) and no face-up card. Speed: median
-time per 1280x720 frame with 8 cards, on one core.
+truth is every card with a whole index corner uncovered. On the mat: the same, on the printed
+play mat (``crib-pi mat``) under a tilt, half the scenes with the demo's plain deck. Empty:
+synthetic tables with clutter (paper with print, phones, coasters, hands, face-down cards) and
+no face-up card. Speed: median time per 1280x720 frame with 8 cards, on one core.
 """
 
 from __future__ import annotations
@@ -81,8 +82,8 @@ def bench_real(rec: Recognizer, verbose: bool) -> None:
     print(f"  median time per image {statistics.median(times) * 1000:.0f} ms")
 
 
-def bench_synthetic(rec: Recognizer, count: int, seed: int) -> list[float]:
-    from crib_pi.vision.synth.decks import available, deck_names, load_deck
+def bench_synthetic(rec: Recognizer, count: int, seed: int, on_mat: bool = False) -> list[float]:
+    from crib_pi.vision.synth.decks import available, deck_names, load_deck, plain_deck
     from crib_pi.vision.synth.labels import readable_cards
     from crib_pi.vision.synth.scenes import LAYOUTS, make_scene
 
@@ -95,9 +96,10 @@ def bench_synthetic(rec: Recognizer, count: int, seed: int) -> list[float]:
     times = []
     for i in range(count):
         layout = LAYOUTS[i % len(LAYOUTS)]
+        plain = on_mat and i % 2 == 1  # on the mat, every other scene uses the demo's deck
         scene = make_scene(
             rng,
-            decks,
+            [plain_deck()] if plain else decks,
             size=(1280, 720),
             card_width=(150.0, 250.0),
             n_cards=(8, 8),
@@ -105,6 +107,7 @@ def bench_synthetic(rec: Recognizer, count: int, seed: int) -> list[float]:
             tilt=0.05,
             degrade=0.5,
             clutter_count=(0, 2),
+            on_mat=on_mat,
         )
         t0 = time.perf_counter()
         res = rec.read(scene.image)
@@ -115,14 +118,16 @@ def bench_synthetic(rec: Recognizer, count: int, seed: int) -> list[float]:
         # a named card that is in the scene but hidden is not wrong, only unexpected
         present = {Card.from_index(c) for c in scene.cards}
         wrong = sum(1 for c in named if c not in present)
-        for key in (layout, "all"):
+        keys = (layout, "all") + (("plain deck" if plain else "gnome decks",) if on_mat else ())
+        for key in keys:
             acc = by[key]
             acc[0] += r
             acc[1] += n
             acc[2] += t
             acc[3] += wrong
-    print(f"SYNTHETIC top-down scenes, 1280x720, 8 cards 150-250 px wide ({count} scenes):")
-    for key in (*LAYOUTS, "all"):
+    where = "on the printed mat" if on_mat else "on varied tables"
+    print(f"SYNTHETIC top-down scenes {where}, 1280x720, 8 cards 150-250 px wide ({count} scenes):")
+    for key in (*LAYOUTS, "gnome decks", "plain deck", "all"):
         if key in by:
             r, n, t, w = by[key]
             rec_ = r / t if t else float("nan")
@@ -158,12 +163,15 @@ def main() -> None:
     p.add_argument("--synthetic", type=int, default=200)
     p.add_argument("--empty", type=int, default=100)
     p.add_argument("--seed", type=int, default=90210)
+    p.add_argument("--mat", type=int, default=100, help="synthetic scenes on the printed mat")
+    p.add_argument("--model", type=Path, help="an ONNX model instead of the shipped one")
     p.add_argument("-v", "--verbose", action="store_true")
     a = p.parse_args()
     cv2.setNumThreads(1)
-    rec = Recognizer()
+    rec = Recognizer(model=a.model)
     bench_real(rec, a.verbose)
     times = bench_synthetic(rec, a.synthetic, a.seed)
+    bench_synthetic(rec, a.mat, a.seed + 2, on_mat=True)
     bench_empty(rec, a.empty, a.seed + 1)
     if times:
         print(

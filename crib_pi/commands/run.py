@@ -2,11 +2,12 @@
 
 On a Pi: its camera, buttons, LED strip and screen; on a laptop: a webcam, keys and a window.
 With no camera at all (or ``--demo``) it plays the built-in demo: a short two-player game
-filmed on the mat with the project's own card faces and played through the session (mat
-finding, tracking, the table's rules, the buttons) and the board, in a window when there is a
-display, otherwise written as board images and a summary. The cards are read from the film's
-ground truth: recognition is not yet trained on the demo's faces. ``--service`` is how
-systemd runs it (notify, watchdog).
+filmed on the mat with the project's own card faces and played through the real recognition,
+the session (mat finding, tracking, the table's rules, the buttons) and the board, in a window
+when there is a display, otherwise written as board images and a summary. Scripted players
+sit at the demo table: where the camera misses or doubts a card they answer the screen or type
+the card in, as people would, and the summary says how often. ``--service`` is how systemd
+runs it (notify, watchdog).
 """
 
 from __future__ import annotations
@@ -106,14 +107,17 @@ def live(args: argparse.Namespace, devices: Any, config: Any) -> int:
 
 
 def demo(args: argparse.Namespace, devices: Any) -> int:
+    import json
+
     import cv2
 
     from crib_pi.commands.session import read_presses
     from crib_pi.mat import Mat
     from crib_pi.records import replay_lines
     from crib_pi.session.faces import plain_face
-    from crib_pi.session.filmstrip import TruthReader, film
+    from crib_pi.session.filmstrip import film
     from crib_pi.session.pipeline import FramePipeline
+    from crib_pi.session.players import ScriptedPlayers
     from crib_pi.session.table import TableSession
     from crib_pi.session.tracker import Tracker
     from crib_pi.simulate import random_game
@@ -129,11 +133,12 @@ def demo(args: argparse.Namespace, devices: Any) -> int:
         out = Path(tmp)
         print("crib-pi: filming the demo table ...", flush=True)
         film(options, actions, plain_face, out, seed=args.seed)
-        # Recognition is not yet trained on the demo's own card faces (docs/vision.md), so the
-        # demo reads each card from the film's ground truth; mat finding, tracking, the
-        # table's rules, the buttons and the board are the real ones.
-        recognizer = TruthReader(out / "truth.jsonl")
-        print("crib-pi: the demo reads the cards from the film itself (see docs/vision.md)")
+        problems: list[str] = []
+        recognizer = _recognizer(problems)
+        for problem in problems:
+            print(f"crib-pi: {problem}", file=sys.stderr)
+        settled = [json.loads(x) for x in (out / "settled.jsonl").read_text().splitlines()]
+        players = ScriptedPlayers.from_film(actions, settled)
         table = TableSession(options, GameLog(None), Tracker(stable=3))
         pipeline = FramePipeline(Mat(2), recognizer, table.tracker)
         presses = read_presses(out / "buttons.jsonl")
@@ -146,13 +151,18 @@ def demo(args: argparse.Namespace, devices: Any) -> int:
             image = cv2.imread(str(path))
             for event in pipeline.process(image) if image is not None else []:
                 table.on_track(event)
-            table.on_lines(presses.get(number, []))
+            players.after_frame(table, number, presses.get(number, []))
             if windowed:
                 devices.show(table.snapshot())
                 time.sleep(max(0.0, 0.1 - (time.monotonic() - started)))
             elif table.game.phase != before[0] and table.game.phase in ("deal", "over"):
                 images += 1
                 _save_board(table, args.out / f"board-{images:02d}.png")
+        before = (table.game.phase, len(table.log.memory))
+        players.finish(table)  # what the camera never gave, typed in at the end
+        if not windowed and table.game.phase == "over" and before[0] != "over":
+            images += 1
+            _save_board(table, args.out / f"board-{images:02d}.png")
     summary = replay_lines(table.log.memory).summary()
     if not windowed:
         record = args.out / "demo-game.jsonl"
@@ -162,6 +172,7 @@ def demo(args: argparse.Namespace, devices: Any) -> int:
     winner = summary["winner"]
     result = f"{names[winner]} wins" if winner is not None else "no winner"
     print(f"crib-pi: {result} {' - '.join(map(str, summary['scores']))} ({summary['skunk']})")
+    print(f"crib-pi: {players.report()}")
     return 0
 
 

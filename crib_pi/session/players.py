@@ -28,11 +28,13 @@ class ScriptedPlayers:
     actions: list[Action]
     laid: list[tuple[int, Card]]
     patience: int = 8
-    held: list[dict[str, Any]] = field(default_factory=list)
+    #: Presses waiting for the board: (frame pressed, cards laid by then, the lines).
+    held: list[tuple[int, int, list[dict[str, Any]]]] = field(default_factory=list)
     typed: list[Card] = field(default_factory=list)
+    #: Each card typed at least once, by deal (a card typed again after an undo counts once).
+    typed_cards: set[tuple[int, Card]] = field(default_factory=set)
     answered: int = 0
     taken_back: list[Action] = field(default_factory=list)
-    held_since: int = -1
 
     @classmethod
     def from_film(cls, actions: list[Action], settled: list[dict[str, Any]]) -> ScriptedPlayers:
@@ -44,24 +46,48 @@ class ScriptedPlayers:
 
     def after_frame(self, table: TableSession, frame: int, presses: list[dict[str, Any]]) -> None:
         """Look at the board after the camera's events of ``frame``; then press what the film
-        pressed in that frame (held until the board shows every card laid so far)."""
+        pressed in that frame, each press held until the board shows the cards laid before
+        it."""
         self._take_back_wrong(table)
         rejected = self._answer(table)
-        if presses and not self.held:
-            self.held_since = frame
-        self.held += presses
-        waited = bool(self.held) and frame - self.held_since >= self.patience
-        late = self._cards_on_board(table) < self._cards_laid(frame - self.patience)
-        if late or waited or rejected:  # the players see the board is missing cards
-            for _ in range(4):
-                if self._cards_on_board(table) >= self._cards_laid(frame):
-                    break
-                self._type_next(table)
-        caught_up = self._cards_on_board(table) >= self._cards_laid(frame)
-        if self.held and (caught_up or table.waiting_for_next_deal):
-            lines, self.held = self.held, []
-            table.on_lines(lines)
+        if presses:
+            self.held.append((frame, self._cards_laid(frame), presses))
+        due = self._cards_laid(frame - self.patience)
+        if self.held and frame - self.held[0][0] >= self.patience:
+            due = max(due, self.held[0][1])
+        if rejected:  # a card the board was not ready for: the players catch the board up
+            due = max(due, self._cards_laid(frame))
+        for _ in range(4):  # the players type what the camera has not given the board
+            if self._cards_on_board(table) >= due:
+                break
+            self._type_next(table)
+        while self.held and (
+            self._cards_on_board(table) >= self.held[0][1] or table.waiting_for_next_deal
+        ):
+            table.on_lines(self.held.pop(0)[2])
             self._take_back_wrong(table)
+
+    def finish(self, table: TableSession) -> None:
+        """After the last frame: the players type what the camera never gave and press what
+        is still held."""
+        for _ in range(len(self.laid) + len(self.held) + 1):
+            self._take_back_wrong(table)
+            self._answer(table)
+            if self._cards_on_board(table) < len(self.laid):
+                self._type_next(table)
+            while self.held and (
+                self._cards_on_board(table) >= self.held[0][1] or table.waiting_for_next_deal
+            ):
+                table.on_lines(self.held.pop(0)[2])
+
+    def report(self) -> str:
+        """How much help the camera needed, in one line."""
+        read = len(self.laid) - len(self.typed_cards)
+        return (
+            f"the camera gave the board {read} of the {len(self.laid)} cards laid; the players "
+            f"typed {len(self.typed_cards)} ({len(self.typed)} entries), answered "
+            f"{self.answered} questions and took back {len(self.taken_back)} misread actions"
+        )
 
     # -- what the players notice -----------------------------------------------------
 
@@ -79,8 +105,8 @@ class ScriptedPlayers:
             records = table.game.records
 
     def _answer(self, table: TableSession) -> bool:
-        """A question on the screen: pick the script's action among the choices, or reject it
-        (True)."""
+        """A question on the screen: pick the script's action among the choices, or reject it;
+        True when a card read for sure was rejected (it came before the board was ready)."""
         q = table.question
         if q is None:
             return False
@@ -92,7 +118,7 @@ class ScriptedPlayers:
             table.on_press(Press("confirm"))
             return False
         table.on_press(Press("undo"))
-        return True
+        return q.seen is not None
 
     @staticmethod
     def _same(choice: Action, want: Action) -> bool:
@@ -130,5 +156,7 @@ class ScriptedPlayers:
         if card is None:
             return
         self.typed.append(card)
+        deal = sum(isinstance(r.action, Cut) for r in table.game.records)
+        self.typed_cards.add((deal, card))
         table.on_typed(TypedCard(card))
         self._take_back_wrong(table)

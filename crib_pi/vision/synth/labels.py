@@ -1,9 +1,11 @@
 """Label candidate index frames against a synthetic scene's ground truth.
 
 A frame reads card *c* when its rank point lies in the rank box and its suit point in the suit
-box of one of *c*'s indices (top-left as printed, or bottom-right turned half round), both on
-the visible part of *c*. Frames on faces whose index could not be measured are ``IGNORE``d in
-training; everything else is "no index".
+box of one of *c*'s indices (top-left as printed, or bottom-right turned half round), and both
+boxes are in view and uncovered. An index partly under another card or cut by the frame's edge
+is "no index": the classifier must not learn to guess a card from part of its index (a 6 from
+an 8 with its top hidden, a club from a spade without its point). Frames on faces whose index
+could not be measured are ``IGNORE``d in training; everything else is "no index".
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ CORNER_W = 0.3
 CORNER_H = 0.42
 #: Boxes are widened by this share of their size before the test.
 SLACK = 0.2
+#: The least share of an index's rank and suit boxes that must be in view for a positive label.
+MIN_IN_VIEW = 0.95
 
 
 def label_frames(scene: Scene, frames: Frames) -> np.ndarray:
@@ -52,11 +56,31 @@ def label_frames(scene: Scene, frames: Frames) -> np.ndarray:
                 out[i] = IGNORE
             continue
         rank, suit = boxes
-        for qa, qb in ((pa, pb), (np.array([fw, fh]) - pa, np.array([fw, fh]) - pb)):
+        for turned, (qa, qb) in enumerate(
+            ((pa, pb), (np.array([fw, fh]) - pa, np.array([fw, fh]) - pb))
+        ):
             if _inside(qa, rank) and _inside(qb, suit):
-                out[i] = scene.cards[k]
+                if _in_view(scene, k, (rank, suit), bool(turned)) >= MIN_IN_VIEW:
+                    out[i] = scene.cards[k]
                 break
     return out
+
+
+def _in_view(scene: Scene, k: int, boxes: tuple[tuple[float, ...], ...], turned: bool) -> float:
+    """Share of a grid over card ``k``'s rank and suit boxes that is in the image and on top."""
+    fw, fh = scene.face_sizes[k]
+    pts = []
+    for x0, y0, x1, y1 in boxes:
+        for u in np.linspace(x0, x1, 5):
+            for v in np.linspace(y0, y1, 5):
+                pts.append((fw - u, fh - v) if turned else (u, v))
+    h, w = scene.top.shape
+    seen = 0
+    for p in pts:
+        q = _apply(scene.homographies[k], np.array(p))
+        x, y = round(float(q[0])), round(float(q[1]))
+        seen += 0 <= x < w and 0 <= y < h and scene.top[y, x] == k
+    return seen / len(pts)
 
 
 def _inside(p: np.ndarray, box: tuple[float, float, float, float]) -> bool:
