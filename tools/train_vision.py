@@ -1,7 +1,8 @@
 """Make the synthetic training set and train the index classifier (needs the ``train`` extra).
 
-    python tools/train_vision.py data --scenes 2500 --out build/vision/train.npz
-    python tools/train_vision.py fit --data build/vision/train.npz
+    python tools/train_vision.py data --scenes 2500 --seed 21 --out build/vision/e21.npz
+    python tools/train_vision.py data --scenes 2500 --seed 22 --out build/vision/e22.npz
+    python tools/train_vision.py fit --data build/vision/e21.npz build/vision/e22.npz --epochs 10
 
 ``data`` renders scenes from the gnome-cards-data decks, runs the same candidate front end as
 recognition, and labels each candidate from the scene's ground truth. ``fit`` trains a small CNN
@@ -173,12 +174,16 @@ def main() -> None:
     dp = sub.add_parser("data")
     dp.add_argument("--scenes", type=int, default=2500)
     dp.add_argument("--seed", type=int, default=1)
-    dp.add_argument("--out", type=Path, default=Path("build/vision/train.npz"))
+    dp.add_argument("--out", type=Path, default=Path("build/vision/e21.npz"))
     fp = sub.add_parser("fit")
     fp.add_argument(
-        "--data", type=Path, nargs="+", default=[Path("build/vision/train.npz")], help="npz files"
+        "--data",
+        type=Path,
+        nargs="+",
+        default=[Path("build/vision/e21.npz"), Path("build/vision/e22.npz")],
+        help="npz files",
     )
-    fp.add_argument("--epochs", type=int, default=8)
+    fp.add_argument("--epochs", type=int, default=10)
     fp.add_argument("--seed", type=int, default=1)
     fp.add_argument("--out", type=Path, default=MODEL_OUT)
     a = p.parse_args()

@@ -5,7 +5,9 @@ to be believed. A card is *laid* when it has been read as the same card in the s
 ``stable`` consecutive frames. A laid card that vanishes (a hand over it) and comes back is
 not laid again. A card the session has set aside (rejected, undone, or left from the last
 deal) is ignored until it has been gone from the mat for ``stable`` frames. A spot that keeps
-reading as *uncertain* becomes one question, never a guess.
+reading as *uncertain* for twice ``stable`` frames (time for a sure read to come first)
+becomes one question, never a guess; a spot where a laid card lies, read uncertain with that
+card first (it is now partly under the next card), is that card and asks nothing.
 """
 
 from __future__ import annotations
@@ -77,6 +79,8 @@ class Tracker:
     _cleared: bool = True
     _frame: int = 0
     _last_seen: dict[Card, int] = field(default_factory=dict)
+    _laid_at: dict[Card, list[Point]] = field(default_factory=dict)  # where read for sure
+    _laid_frame: dict[Card, int] = field(default_factory=dict)  # first frame of its streak
 
     def to_json(self) -> dict[str, Any]:
         """Everything the tracker knows, so a restarted session carries on exactly."""
@@ -101,6 +105,8 @@ class Tracker:
             "cleared": self._cleared,
             "frame": self._frame,
             "last_seen": {str(c): n for c, n in self._last_seen.items()},
+            "laid_at": {str(c): [list(p) for p in ps] for c, ps in self._laid_at.items()},
+            "laid_frame": {str(c): n for c, n in self._laid_frame.items()},
         }
 
     @classmethod
@@ -125,11 +131,18 @@ class Tracker:
         t._cleared = bool(data["cleared"])
         t._frame = int(data["frame"])
         t._last_seen = {Card.parse(c): int(n) for c, n in data["last_seen"].items()}
+        t._laid_at = {
+            Card.parse(c): [(float(p[0]), float(p[1])) for p in ps]
+            for c, ps in data.get("laid_at", {}).items()
+        }
+        t._laid_frame = {Card.parse(c): int(n) for c, n in data.get("laid_frame", {}).items()}
         return t
 
     def ignore(self, card: Card) -> None:
         """Set a card aside until it has left the mat (rejected, undone, or last deal's)."""
         self.laid.pop(card, None)
+        self._laid_at.pop(card, None)
+        self._laid_frame.pop(card, None)
         gone = self._frame - self._last_seen.get(card, -self.stable)
         if gone < self.stable:
             self._ignored[card] = gone
@@ -159,12 +172,18 @@ class Tracker:
                 del self._ignored[card]
         streak: dict[tuple[Card, str], int] = {}
         for (card, zone), sighting in sure.items():
+            if self.laid.get(card) == zone:  # remember each place it is read (both indices)
+                places = self._laid_at.setdefault(card, [])
+                if len(places) < 4 and all(_distance(p, sighting.centre) >= NEAR for p in places):
+                    places.append(sighting.centre)
             if card in self._ignored or self.laid.get(card) == zone:
                 continue
             count = self._streak.get((card, zone), 0) + 1
             streak[(card, zone)] = count
             if count >= self.stable:
                 self.laid[card] = zone
+                self._laid_at[card] = [sighting.centre]
+                self._laid_frame[card] = self._frame - count + 1  # its first sure frame
                 del streak[(card, zone)]
                 events.append(CardLaid(card, zone, sighting.centre))
         self._streak = streak
@@ -177,6 +196,29 @@ class Tracker:
                 self._cleared = True
                 events.append(MatCleared())
         return events
+
+    def order_laid(self, cards: list[Card]) -> list[Card]:
+        """Cards in the order they were laid: by the frame each was first read for sure, then
+        left to right on the mat; cards typed in (never read) last, in their given order."""
+        never = (float("inf"), float("inf"))
+
+        def key(card: Card) -> tuple[float, float]:
+            places = self._laid_at.get(card)
+            if not places or card not in self._laid_frame:
+                return never
+            return (self._laid_frame[card], places[0][0])
+
+        return sorted(cards, key=key)
+
+    def _is_laid_card(self, spot: _Unsure) -> bool:
+        """An uncertain spot led by a card laid right there in its zone is that card."""
+        if not spot.candidates:
+            return False
+        lead = spot.candidates[0]
+        places = self._laid_at.get(lead, [])
+        return self.laid.get(lead) == spot.zone and any(
+            _distance(p, spot.centre) < NEAR for p in places
+        )
 
     def _track_unsure(
         self, unsure: list[Sighting], sure: dict[tuple[Card, str], Sighting]
@@ -209,10 +251,11 @@ class Tracker:
             for u in self._unsure
             if u.missing < self.stable
             and not any(z == u.zone and _distance(c, u.centre) < NEAR for z, c in sure_spots)
+            and not self._is_laid_card(u)
         ]
         events: list[TrackEvent] = []
         for spot in self._unsure:
-            if spot.frames >= self.stable and not spot.asked:
+            if spot.frames >= 2 * self.stable and not spot.asked:
                 spot.asked = True
                 events.append(CardUnsure(spot.candidates, spot.zone, spot.centre))
         return events
