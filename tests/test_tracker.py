@@ -73,3 +73,21 @@ def test_mat_cleared_once() -> None:
     t = Tracker(stable=2)
     run(t, [[seen(FIVE)]] * 2)
     assert run(t, [[], [], [], []]) == [MatCleared()]
+
+
+def test_uncertain_spot_waits_twice_stable_before_asking() -> None:
+    t = Tracker(stable=3)
+    unsure = [seen(None, "player 0", (300, 100), FIVE)]
+    assert run(t, [unsure] * 5) == []
+    assert run(t, [unsure]) == [CardUnsure((FIVE,), "player 0", (300, 100))]
+
+
+def test_a_laid_card_read_uncertain_where_it_lies_asks_nothing() -> None:
+    t = Tracker(stable=3)
+    run(t, [[seen(FIVE, "player 0", (300, 100))]] * 3)  # laid
+    # now partly under the next card: read uncertain, itself first, at its own place
+    covered = [seen(None, "player 0", (310, 102), FIVE, Card.parse("5D"))]
+    assert run(t, [covered] * 8) == []
+    # the same candidates somewhere else in the zone are a new card: asked about
+    elsewhere = [seen(None, "player 0", (600, 100), FIVE, Card.parse("5D"))]
+    assert run(t, [elsewhere] * 6) == [CardUnsure((FIVE, Card.parse("5D")), "player 0", (600, 100))]

@@ -18,6 +18,18 @@ from crib_pi.cards import Card
 from crib_pi.session.table import Press, TableSession, TypedCard
 
 
+def same_action(a: Action, b: Action) -> bool:
+    """The same move at the table: a crib is the same four cards in whatever order read."""
+    if isinstance(a, Crib) and isinstance(b, Crib):
+        return sorted(a.cards, key=lambda c: c.index) == sorted(b.cards, key=lambda c: c.index)
+    return a == b
+
+
+def same_game(records: list[Action], script: list[Action]) -> bool:
+    """Every action the script's, in order (``same_action``)."""
+    return len(records) == len(script) and all(map(same_action, records, script))
+
+
 @dataclass
 class ScriptedPlayers:
     """Players who know the script: ``actions`` (the game) and ``laid`` (frame each card came to
@@ -98,10 +110,13 @@ class ScriptedPlayers:
     def _take_back_wrong(self, table: TableSession) -> None:
         """A play the script did not make (a card misread as another) is taken back with Undo."""
         records = table.game.records
-        while records and records[-1].action != self.actions[len(records) - 1]:
+        while records and not same_action(records[-1].action, self.actions[len(records) - 1]):
             self.taken_back.append(records[-1].action)
-            table.question = None
+            if table.question is not None:
+                table.on_press(Press("undo"))  # first turn down what the screen asks
             table.on_press(Press("undo"))
+            if len(table.game.records) >= len(records):
+                break  # Undo did nothing here (a claim being dialled): leave it
             records = table.game.records
 
     def _answer(self, table: TableSession) -> bool:

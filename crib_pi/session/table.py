@@ -287,8 +287,6 @@ class TableSession:
         elif g.phase == "show" and g.crib_next and zone == "crib":
             self.crib_cards.append(card)
             if len(self.crib_cards) == 4:
-                # In the order laid (a card read a frame late still takes its place).
-                self.crib_cards = self.tracker.order_laid(self.crib_cards)
                 if self._apply(Crib(tuple(self.crib_cards))) is None:
                     for c in self.crib_cards:
                         self.tracker.ignore(c)

@@ -80,7 +80,6 @@ class Tracker:
     _frame: int = 0
     _last_seen: dict[Card, int] = field(default_factory=dict)
     _laid_at: dict[Card, list[Point]] = field(default_factory=dict)  # where read for sure
-    _laid_frame: dict[Card, int] = field(default_factory=dict)  # first frame of its streak
 
     def to_json(self) -> dict[str, Any]:
         """Everything the tracker knows, so a restarted session carries on exactly."""
@@ -106,7 +105,6 @@ class Tracker:
             "frame": self._frame,
             "last_seen": {str(c): n for c, n in self._last_seen.items()},
             "laid_at": {str(c): [list(p) for p in ps] for c, ps in self._laid_at.items()},
-            "laid_frame": {str(c): n for c, n in self._laid_frame.items()},
         }
 
     @classmethod
@@ -135,14 +133,12 @@ class Tracker:
             Card.parse(c): [(float(p[0]), float(p[1])) for p in ps]
             for c, ps in data.get("laid_at", {}).items()
         }
-        t._laid_frame = {Card.parse(c): int(n) for c, n in data.get("laid_frame", {}).items()}
         return t
 
     def ignore(self, card: Card) -> None:
         """Set a card aside until it has left the mat (rejected, undone, or last deal's)."""
         self.laid.pop(card, None)
         self._laid_at.pop(card, None)
-        self._laid_frame.pop(card, None)
         gone = self._frame - self._last_seen.get(card, -self.stable)
         if gone < self.stable:
             self._ignored[card] = gone
@@ -183,7 +179,6 @@ class Tracker:
             if count >= self.stable:
                 self.laid[card] = zone
                 self._laid_at[card] = [sighting.centre]
-                self._laid_frame[card] = self._frame - count + 1  # its first sure frame
                 del streak[(card, zone)]
                 events.append(CardLaid(card, zone, sighting.centre))
         self._streak = streak
@@ -196,19 +191,6 @@ class Tracker:
                 self._cleared = True
                 events.append(MatCleared())
         return events
-
-    def order_laid(self, cards: list[Card]) -> list[Card]:
-        """Cards in the order they were laid: by the frame each was first read for sure, then
-        left to right on the mat; cards typed in (never read) last, in their given order."""
-        never = (float("inf"), float("inf"))
-
-        def key(card: Card) -> tuple[float, float]:
-            places = self._laid_at.get(card)
-            if not places or card not in self._laid_frame:
-                return never
-            return (self._laid_frame[card], places[0][0])
-
-        return sorted(cards, key=key)
 
     def _is_laid_card(self, spot: _Unsure) -> bool:
         """An uncertain spot led by a card laid right there in its zone is that card."""
