@@ -14,7 +14,6 @@ Target (issue 5): at most 0.5 s latency.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
@@ -33,7 +32,7 @@ from crib_pi.devices import make_devices
 from crib_pi.mat import Mat
 from crib_pi.records import format_line
 from crib_pi.session.faces import plain_face
-from crib_pi.session.filmstrip import TruthReader, film
+from crib_pi.session.filmstrip import TruthReader, film, read_settled
 from crib_pi.session.pipeline import FramePipeline
 from crib_pi.session.players import ScriptedPlayers, same_game
 from crib_pi.session.table import TableSession
@@ -70,15 +69,14 @@ def main() -> int:
             from crib_pi.vision.recognizer import Recognizer
 
             reader = Recognizer()
-            settled_lines = (out / "settled.jsonl").read_text().splitlines()
-            players = ScriptedPlayers.from_film(actions, [json.loads(x) for x in settled_lines])
+            players = ScriptedPlayers.from_film(actions, read_settled(out))
         else:
             reader = TruthReader(out / "truth.jsonl")
         devices = make_devices(backend="desktop")
         table = TableSession(options, GameLog(None), Tracker(stable=STABLE))
         pipeline = FramePipeline(Mat(2), reader, table.tracker)
         presses = read_presses(out / "buttons.jsonl")
-        settled = [json.loads(x) for x in (out / "settled.jsonl").read_text().splitlines()]
+        settled = read_settled(out)
         laid: list[tuple[int, str, float]] = []  # frame, card, time of that frame
         times = []
         for number, path in enumerate(sorted((out / "frames").iterdir())):

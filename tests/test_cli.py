@@ -89,6 +89,7 @@ def test_run_plays_the_demo_without_a_camera(tmp_path: Path) -> None:
     )
     assert out.returncode == 0, out.stderr
     assert "wins" in out.stdout
+    assert "the camera gave the board" in out.stdout  # read through real recognition
     boards = sorted(tmp_path.glob("board-*.png"))
     assert len(boards) >= 3  # one board image a deal
     again = crib_pi("replay", "--json", str(tmp_path / "demo-game.jsonl"))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ from crib_pi.commands.session import read_presses
 from crib_pi.mat import Mat
 from crib_pi.records import replay_lines
 from crib_pi.session.faces import plain_face
-from crib_pi.session.filmstrip import TruthReader, film
+from crib_pi.session.filmstrip import TruthReader, film, read_settled
 from crib_pi.session.pipeline import FramePipeline
 from crib_pi.session.players import ScriptedPlayers, same_game
 from crib_pi.session.table import TableSession
@@ -79,8 +78,7 @@ def test_scripted_players_end_with_the_scripted_game(tmp_path: Path, seed: int) 
     blind, unsure = plays[3].card, plays[10].card
     assert len({blind, unsure, victim}) == 3
     reader = FaultyReader(tmp_path / "truth.jsonl", blind, (victim, decoy), unsure)
-    settled = [json.loads(x) for x in (tmp_path / "settled.jsonl").read_text().splitlines()]
-    players = ScriptedPlayers.from_film(actions, settled)
+    players = ScriptedPlayers.from_film(actions, read_settled(tmp_path))
     table = TableSession(options, GameLog(None), Tracker(stable=3))
     pipeline = FramePipeline(Mat(2), reader, table.tracker)
     presses = read_presses(tmp_path / "buttons.jsonl")

@@ -107,15 +107,13 @@ def live(args: argparse.Namespace, devices: Any, config: Any) -> int:
 
 
 def demo(args: argparse.Namespace, devices: Any) -> int:
-    import json
-
     import cv2
 
     from crib_pi.commands.session import read_presses
     from crib_pi.mat import Mat
     from crib_pi.records import replay_lines
     from crib_pi.session.faces import plain_face
-    from crib_pi.session.filmstrip import film
+    from crib_pi.session.filmstrip import film, read_settled
     from crib_pi.session.pipeline import FramePipeline
     from crib_pi.session.players import ScriptedPlayers
     from crib_pi.session.table import TableSession
@@ -137,8 +135,7 @@ def demo(args: argparse.Namespace, devices: Any) -> int:
         recognizer = _recognizer(problems)
         for problem in problems:
             print(f"crib-pi: {problem}", file=sys.stderr)
-        settled = [json.loads(x) for x in (out / "settled.jsonl").read_text().splitlines()]
-        players = ScriptedPlayers.from_film(actions, settled)
+        players = ScriptedPlayers.from_film(actions, read_settled(out))
         table = TableSession(options, GameLog(None), Tracker(stable=3))
         pipeline = FramePipeline(Mat(2), recognizer, table.tracker)
         presses = read_presses(out / "buttons.jsonl")

@@ -362,6 +362,13 @@ class _TruthReading:
     uncertain: tuple[Any, ...] = ()
 
 
+def read_settled(out: Path) -> list[dict[str, Any]]:
+    """A film's ``settled.jsonl``: each card laid, the frame it came to rest, and whether it
+    was put back after a lift."""
+    lines = (out / "settled.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines]
+
+
 class TruthReader:
     """A perfect recognizer for a filmed sequence: reads ``truth.jsonl`` frame by frame.
 
