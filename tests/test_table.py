@@ -150,6 +150,20 @@ def test_unsure_read_asks_with_candidates_and_typed_cards_play() -> None:
     assert table.game.scores == (0, 2)
 
 
+def test_an_unclear_card_read_for_sure_later_withdraws_its_question() -> None:
+    table = session(GameOptions(players=2, dealer=1))
+    table.on_typed(TypedCard(C("9S")))
+    table.on_track(CardUnsure((C("6H"), C("6D")), "player 0", (0, 0)))
+    assert table.question is not None
+    table.on_track(CardLaid(C("6D"), "player 0", (0, 0)))  # the camera now reads it
+    assert table.question is None and table.game.played(0) == (C("6D"),)
+    table.on_typed(TypedCard(C("9D")))  # player 1
+    # another unclear card: a different card read for sure does not answer for it
+    table.on_track(CardUnsure((C("2H"), C("2D")), "player 0", (0, 0)))
+    table.on_track(CardLaid(C("AC"), "player 0", (0, 0)))
+    assert table.question is not None and "2H" in table.question.text
+
+
 def test_cut_for_deal_tie_then_lowest_deals() -> None:
     table = session(GameOptions(players=2, dealer=None))
     table.on_track(CardLaid(C("5H"), "player 0", (0, 0)))

@@ -160,6 +160,13 @@ class TableSession:
 
     def on_track(self, event: TrackEvent) -> None:
         if isinstance(event, CardLaid):
+            q = self.question
+            if q is not None and q.seen is None and q.zone == event.zone:
+                offered = {
+                    c for a in q.actions for c in getattr(a, "cards", (getattr(a, "card", None),))
+                }
+                if event.card in offered:
+                    self.question = None  # the unclear card has now been read for sure
             self._laid(event.card, event.zone)
         elif isinstance(event, CardUnsure):
             self._unsure(event)
