@@ -124,11 +124,8 @@ def main() -> int:
     )
     print(f"record equals the script: {same} ({agree} of {len(expected)} lines agree first)")
     if args.vision:
-        final = same_game([r.action for r in table.game.records], list(actions))
-        same = final
-        print(
-            f"with the players' corrections the game is the script's (crib in any order): {final}"
-        )
+        same = same_game([r.action for r in table.game.records], list(actions))
+        print(f"with the players' corrections the game is the script's (crib in any order): {same}")
         print(players.report())
     print(f"faces: {args.faces}")
     return 0 if same else 1

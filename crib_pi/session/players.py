@@ -73,11 +73,7 @@ class ScriptedPlayers:
             if self._cards_on_board(table) >= due:
                 break
             self._type_next(table)
-        while self.held and (
-            self._cards_on_board(table) >= self.held[0][1] or table.waiting_for_next_deal
-        ):
-            table.on_lines(self.held.pop(0)[2])
-            self._take_back_wrong(table)
+        self._release_held(table)
 
     def finish(self, table: TableSession) -> None:
         """After the last frame: the players type what the camera never gave and press what
@@ -87,10 +83,7 @@ class ScriptedPlayers:
             self._answer(table)
             if self._cards_on_board(table) < len(self.laid):
                 self._type_next(table)
-            while self.held and (
-                self._cards_on_board(table) >= self.held[0][1] or table.waiting_for_next_deal
-            ):
-                table.on_lines(self.held.pop(0)[2])
+            self._release_held(table)
 
     def report(self) -> str:
         """How much help the camera needed, in one line."""
@@ -102,6 +95,14 @@ class ScriptedPlayers:
         )
 
     # -- what the players notice -----------------------------------------------------
+
+    def _release_held(self, table: TableSession) -> None:
+        """Press, in order, what was held until the board showed the cards laid before it."""
+        while self.held and (
+            self._cards_on_board(table) >= self.held[0][1] or table.waiting_for_next_deal
+        ):
+            table.on_lines(self.held.pop(0)[2])
+            self._take_back_wrong(table)
 
     def _expected(self, table: TableSession) -> Action | None:
         done = len(table.game.records)

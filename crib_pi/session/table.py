@@ -68,6 +68,15 @@ class Question:
     seen: Card | None = None
     index: int = 0
 
+    def offers(self, card: Card) -> bool:
+        """Whether ``card`` is among the choices (a play, a starter or a crib card)."""
+        for action in self.actions:
+            if isinstance(action, Crib) and card in action.cards:
+                return True
+            if isinstance(action, Play | Cut) and action.card == card:
+                return True
+        return False
+
     def choice_text(self) -> str:
         if not self.actions:
             return f"{self.text} (Undo: take it back)"
@@ -161,12 +170,8 @@ class TableSession:
     def on_track(self, event: TrackEvent) -> None:
         if isinstance(event, CardLaid):
             q = self.question
-            if q is not None and q.seen is None and q.zone == event.zone:
-                offered = {
-                    c for a in q.actions for c in getattr(a, "cards", (getattr(a, "card", None),))
-                }
-                if event.card in offered:
-                    self.question = None  # the unclear card has now been read for sure
+            if q is not None and q.seen is None and q.zone == event.zone and q.offers(event.card):
+                self.question = None  # the unclear card has now been read for sure
             self._laid(event.card, event.zone)
         elif isinstance(event, CardUnsure):
             self._unsure(event)

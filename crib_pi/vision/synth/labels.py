@@ -10,6 +10,7 @@ could not be measured are ``IGNORE``d in training; everything else is "no index"
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from crib_pi.vision.pairs import Frames
@@ -69,18 +70,22 @@ def label_frames(scene: Scene, frames: Frames) -> np.ndarray:
 def _in_view(scene: Scene, k: int, boxes: tuple[tuple[float, ...], ...], turned: bool) -> float:
     """Share of a grid over card ``k``'s rank and suit boxes that is in the image and on top."""
     fw, fh = scene.face_sizes[k]
-    pts = []
-    for x0, y0, x1, y1 in boxes:
-        for u in np.linspace(x0, x1, 5):
-            for v in np.linspace(y0, y1, 5):
-                pts.append((fw - u, fh - v) if turned else (u, v))
+    grid = np.linspace(0.0, 1.0, 5)
+    pts = np.concatenate(
+        [
+            np.stack(np.meshgrid(x0 + grid * (x1 - x0), y0 + grid * (y1 - y0)), -1).reshape(-1, 2)
+            for x0, y0, x1, y1 in boxes
+        ]
+    )
+    if turned:
+        pts = np.array([fw, fh]) - pts
+    img = cv2.perspectiveTransform(pts[None].astype(np.float64), scene.homographies[k])[0]
+    x, y = np.round(img[:, 0]).astype(int), np.round(img[:, 1]).astype(int)
     h, w = scene.top.shape
-    seen = 0
-    for p in pts:
-        q = _apply(scene.homographies[k], np.array(p))
-        x, y = round(float(q[0])), round(float(q[1]))
-        seen += 0 <= x < w and 0 <= y < h and scene.top[y, x] == k
-    return seen / len(pts)
+    inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+    on_top = np.zeros(len(pts), bool)
+    on_top[inside] = scene.top[y[inside], x[inside]] == k
+    return float(on_top.mean())
 
 
 def _inside(p: np.ndarray, box: tuple[float, float, float, float]) -> bool:
