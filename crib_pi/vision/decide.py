@@ -1,12 +1,12 @@
 """From scored candidate frames to reads: merge duplicates, name only what is certain.
 
 Several frames fall on one index (each glyph pair, each pyramid level); they are grouped by
-place and their probabilities averaged, weighted by how index-like each is. The two corner
-indices of one card (opposite corners, turned half round to each other) are independent looks
-at the same card, so when both are found and agree on their leading card, their probabilities
-are multiplied. A group is named only when one card clearly wins; otherwise it is returned as
-uncertain with its candidates. A deck holds each card once, so reads of the same card are one
-physical card.
+place and shared glyphs, and the surest frame speaks for the group unless the frames disagree,
+when their probabilities are averaged. The two corner indices of one card (opposite corners,
+turned half round to each other) are independent looks at the same card, so when both are
+found and agree on their leading card, their probabilities are multiplied. A group is named
+only when one card clearly wins; otherwise it is returned as uncertain with its candidates. A
+deck holds each card once, so reads of the same card are one physical card.
 """
 
 from __future__ import annotations
@@ -29,8 +29,13 @@ NAME_AT = 0.9
 #: Candidates of an uncertain read: the best ones down to this probability, at most MAX_CANDIDATES.
 CANDIDATE_MIN = 0.05
 MAX_CANDIDATES = 4
-#: Frames whose centres are closer than this share of their patch side are the same index.
+#: Frames whose centres are closer than this share of their patch side are the same index when
+#: they share a glyph; when they do not, only closer than TIGHT_PLACE (a fanned neighbour's
+#: index can sit just over half a patch away).
 SAME_PLACE = 0.6
+TIGHT_PLACE = 0.3
+#: A frame this many times the side of a sure read of another card it covers is dropped.
+OVERSIZE = 1.5
 #: Opposite indices of one card: offset of the second from the first in the first's own frame
 #: (right, down), in patch sides; and the least share a card's leading card must have to pair.
 OPPOSITE_RIGHT = (1.5, 8.0)
@@ -52,7 +57,7 @@ class _Index:
 
 def decide(frames: Frames, scores: Scores) -> Recognition:
     """Reads for one image."""
-    groups = _group(frames, scores)
+    groups = _drop_oversized(_group(frames, scores))
     _combine_opposites(groups)
     reads: dict[Card, CardRead] = {}
     unsure: list[UncertainRead] = []
@@ -96,15 +101,15 @@ def _group(frames: Frames, scores: Scores) -> list[_Index]:
         if used[i]:
             continue
         dist = np.hypot(*(frames.centers[order] - frames.centers[i]).T)
-        near = order[~used[order] & (dist < SAME_PLACE * frames.sides[i])]
+        shares = np.isin(frames.glyphs[order], frames.glyphs[i]).any(axis=1)
+        close = dist < np.where(shares, SAME_PLACE, TIGHT_PLACE) * frames.sides[i]
+        near = order[~used[order] & close]
         used[near] = True
         if p_index[i] < REPORT_INDEX:
             continue
-        wts = p_index[near]
-        mixed = (probs[near] * wts[:, None]).sum(axis=0) / wts.sum()
         out.append(
             _Index(
-                mixed,
+                _look(probs[near], p_index[near]),
                 float(p_index[near].max()),
                 frames.centers[i].astype(np.float64),
                 frames.downs[i].astype(np.float64),
@@ -112,6 +117,45 @@ def _group(frames: Frames, scores: Scores) -> list[_Index]:
                 tuple((float(x), float(y)) for x, y in corners[i]),
             )
         )
+    return out
+
+
+def _look(probs: np.ndarray, p_index: np.ndarray) -> np.ndarray:
+    """One index's card probabilities from the frames that fall on it.
+
+    When every frame index-like enough to be reported on its own leads with the same card, the
+    surest of them speaks (a wider frame that also takes in the picture beside the index is
+    often less sure, and need not drag a clear read down). When they lead with different cards,
+    the frames are averaged, weighted by index-likeness, so the disagreement shows.
+    """
+    strong = p_index >= REPORT_INDEX
+    leads = np.argmax(probs[strong], axis=1)
+    if leads.size and (leads == leads[0]).all():
+        surest = np.argmax(np.where(strong, probs.max(axis=1) * p_index, -1.0))
+        return np.asarray(probs[surest])
+    return np.asarray((probs * p_index[:, None]).sum(axis=0) / p_index.sum())
+
+
+def _drop_oversized(groups: list[_Index]) -> list[_Index]:
+    """Drop a frame much bigger than a sure index of another card that it covers.
+
+    All cards on the table are one size, so two indices in one place are one size too; a frame
+    half again as big as a sure read beneath it spans that index and the pips beside it (two
+    hearts stacked can pass for an 8), and is not an index of its own.
+    """
+    sure = [g for g in groups if float(g.probs.max() * g.p_index) >= NAME_AT]
+    out = []
+    for g in groups:
+        lead = int(np.argmax(g.probs))
+        covers = any(
+            h is not g
+            and int(np.argmax(h.probs)) != lead
+            and g.side > OVERSIZE * h.side
+            and float(np.hypot(*(g.center - h.center))) < 0.5 * g.side
+            for h in sure
+        )
+        if not covers:
+            out.append(g)
     return out
 
 

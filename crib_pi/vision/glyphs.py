@@ -80,6 +80,8 @@ def find_glyphs(level: np.ndarray, scale: float) -> Glyphs:
 
 #: Most of the ring around an index glyph is bare card: at most this share may be other ink.
 MAX_CLUTTER = 0.4
+#: Ink at least this many times the glyph's size across is a large shape, not clutter.
+BIG_INK = 3.0
 #: The bare card around a glyph is at least this bright, as a share of the level's bright end.
 MIN_PAPER = 0.45
 
@@ -94,6 +96,9 @@ def _on_paper(
     """
     bright = float(np.percentile(level[::4, ::4], 99)) if level.size else 255.0
     hgt, wid = level.shape[:2]
+    # Ink much bigger than a glyph (the table beyond a card's edge, a border or frame line) is
+    # not clutter: a corner index often sits right beside it.
+    span = np.concatenate([[np.inf], np.maximum(stats[:, 2], stats[:, 3]).astype(np.float64)])
     keep = np.zeros(idx.size, bool)
     for j, i in enumerate(idx):
         x, y, w, h = (int(v) for v in stats[i, :4])
@@ -105,7 +110,7 @@ def _on_paper(
         ring = lab.size - int(own.sum())
         if ring <= 0:
             continue
-        other = ring - int(bare.sum())
+        other = int((span[lab] <= BIG_INK * max(w, h)).sum()) - int(own.sum())
         if other > MAX_CLUTTER * ring:
             continue
         paper = float(level[y0:y1, x0:x1][bare].mean()) if bare.any() else 0.0

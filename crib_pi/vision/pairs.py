@@ -22,12 +22,17 @@ PATCH_SPAN = 1.25
 
 @dataclass(frozen=True)
 class Frames:
-    """Candidate index frames: centre, unit "down" direction (rank to suit) and patch side."""
+    """Candidate index frames: centre, unit "down" direction (rank to suit) and patch side.
+
+    ``glyphs`` names the two blobs each frame was made from: frames that share a blob lie on
+    the same printed index, while a neighbouring card's index in a fan, as close, shares none.
+    """
 
     centers: np.ndarray  # (n, 2)
     downs: np.ndarray  # (n, 2) unit vectors
     sides: np.ndarray  # (n,)
     gaps: np.ndarray  # (n,) distance from rank centre to suit centre
+    glyphs: np.ndarray  # (n, 2) int: the blobs (rank, suit) the frame was made from
 
     def __len__(self) -> int:
         return int(self.centers.shape[0])
@@ -36,19 +41,7 @@ class Frames:
     def empty() -> Frames:
         z = np.zeros((0, 2), np.float32)
         e = np.zeros((0,), np.float32)
-        return Frames(z, z.copy(), e, e.copy())
-
-    @staticmethod
-    def concat(parts: list[Frames]) -> Frames:
-        parts = [p for p in parts if len(p)]
-        if not parts:
-            return Frames.empty()
-        return Frames(
-            np.concatenate([p.centers for p in parts]),
-            np.concatenate([p.downs for p in parts]),
-            np.concatenate([p.sides for p in parts]),
-            np.concatenate([p.gaps for p in parts]),
-        )
+        return Frames(z, z.copy(), e, e.copy(), np.zeros((0, 2), np.int32))
 
     def corners(self) -> np.ndarray:
         """(n, 4, 2) patch corners in image pixels: top-left, top-right, bottom-right, bottom-left.
@@ -95,4 +88,5 @@ def pair_frames(g: Glyphs) -> Frames:
         downs.astype(np.float32),
         sides.astype(np.float32),
         d.astype(np.float32),
+        np.stack([a_idx, b_idx], axis=1).astype(np.int32),
     )

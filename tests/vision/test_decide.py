@@ -16,7 +16,8 @@ def frames(*spots: tuple[float, float, float, float]) -> Frames:
     a = np.radians([s[2] for s in spots])
     d = np.stack([np.sin(a), np.cos(a)], axis=1).astype(np.float32)
     side = np.array([s[3] for s in spots], np.float32)
-    return Frames(c, d, side, side / 3)
+    glyphs = np.arange(2 * len(spots), dtype=np.int32).reshape(-1, 2)  # no blob shared
+    return Frames(c, d, side, side / 3, glyphs)
 
 
 def scores(*rows: tuple[dict[str, float], dict[str, float], float]) -> Scores:
@@ -82,3 +83,45 @@ def test_opposite_corners_that_disagree_are_not_combined() -> None:
         ),
     )
     assert rec.cards == () and len(rec.uncertain) == 2
+
+
+def test_fanned_neighbours_half_a_patch_apart_are_two_reads() -> None:
+    # A fan puts the next card's index just over half a patch away; no glyph is shared.
+    f = frames((100, 100, 0, 40), (124, 100, 10, 40))
+    s = scores(({"9": 1.0}, {"D": 1.0}, 0.99), ({"Q": 1.0}, {"D": 1.0}, 0.99))
+    rec = decide(f, s)
+    assert sorted(str(r.card) for r in rec.cards) == ["9D", "QD"] and rec.uncertain == ()
+
+
+def test_frames_sharing_a_glyph_are_one_index_even_half_a_patch_apart() -> None:
+    f = frames((100, 100, 0, 40), (122, 100, 10, 40))
+    f.glyphs[1, 0] = f.glyphs[0, 1]  # both made from the same suit blob
+    s = scores(({"9": 1.0}, {"D": 1.0}, 0.99), ({"Q": 1.0}, {"D": 1.0}, 0.99))
+    rec = decide(f, s)
+    assert rec.cards == () and len(rec.uncertain) == 1  # one index, two answers: ask
+
+
+def test_a_less_sure_frame_that_agrees_does_not_drag_a_clear_read_down() -> None:
+    f = frames((100, 100, 0, 40), (102, 101, 0, 48))
+    s = scores(({"Q": 1.0}, {"D": 1.0}, 0.99), ({"Q": 0.6, "K": 0.4}, {"D": 1.0}, 0.95))
+    rec = decide(f, s)
+    assert [str(r.card) for r in rec.cards] == ["QD"] and rec.uncertain == ()
+
+
+def test_sure_frames_that_disagree_on_one_index_are_asked_about() -> None:
+    f = frames((100, 100, 0, 40), (102, 101, 0, 48))
+    s = scores(({"Q": 1.0}, {"D": 1.0}, 0.99), ({"K": 1.0}, {"D": 1.0}, 0.95))
+    rec = decide(f, s)
+    assert rec.cards == ()
+    assert [str(c) for c in rec.uncertain[0].candidates] == ["QD", "KD"]
+
+
+def test_a_frame_twice_the_size_over_a_sure_index_of_another_card_is_dropped() -> None:
+    # A 10H index, and a frame twice its size around it and the pip beside it "reading" 8H.
+    f = frames((100, 100, 0, 30), (120, 105, 0, 60))
+    s = scores(({"10": 1.0}, {"H": 1.0}, 0.99), ({"8": 1.0}, {"H": 1.0}, 0.99))
+    rec = decide(f, s)
+    assert [str(r.card) for r in rec.cards] == ["10H"] and rec.uncertain == ()
+    # the same two reads at one size (a fanned neighbour) both stand
+    rec = decide(frames((100, 100, 0, 30), (118, 100, 0, 30)), s)
+    assert sorted(str(r.card) for r in rec.cards) == ["10H", "8H"]

@@ -46,3 +46,14 @@ def test_normalise_is_per_patch() -> None:
     x = normalise(p)
     assert x.shape == (2, 3, PATCH, PATCH)
     assert np.allclose(x.mean(axis=(1, 2, 3)), 0.0, atol=1e-4)
+
+
+def test_an_index_right_beside_the_card_edge_on_a_dark_table_is_found() -> None:
+    # The table beyond the edge is one big blob of "ink"; it is not clutter round the rank.
+    img = np.full((400, 400, 3), 40, np.uint8)
+    cv2.rectangle(img, (100, 100), (300, 360), (245, 245, 245), -1)
+    cv2.putText(img, "K", (103, 128), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (0, 0, 0), 2)
+    cv2.circle(img, (113, 142), 6, (0, 0, 0), -1)
+    frames, _ = candidates(img)
+    assert len(frames) >= 1
+    assert (frames.downs @ np.array([0.0, 1.0])).max() > 0.9

@@ -9,7 +9,7 @@ from crib_pi.vision.candidates import candidates
 from crib_pi.vision.synth.backgrounds import mat_table
 from crib_pi.vision.synth.decks import plain_deck
 from crib_pi.vision.synth.labels import NONE, label_frames
-from crib_pi.vision.synth.scenes import make_scene
+from crib_pi.vision.synth.scenes import Scene, make_scene
 
 
 def test_the_plain_deck_has_every_index_measured() -> None:
@@ -45,3 +45,49 @@ def test_cards_on_the_mat_are_labelled_from_their_index_boxes() -> None:
     labels = label_frames(scene, frames)
     named = {int(v) for v in labels if v >= 0 and v != NONE}
     assert named and named <= set(scene.cards)
+
+
+def _face(marks: list[tuple[str, int, int, float]]) -> np.ndarray:
+    """A white 240x360 RGBA face with text marks (text, x, y baseline, scale)."""
+    import cv2
+
+    face = np.full((360, 240, 4), 255, np.uint8)
+    for text, x, y, size in marks:
+        cv2.putText(face, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, size, (0, 0, 0, 255), 3)
+    return face
+
+
+def test_index_boxes_measure_a_big_index_and_skip_a_court_without_one() -> None:
+    from crib_pi.vision.synth.faces import index_boxes
+
+    big = index_boxes(_face([("A", 12, 62, 2.0), ("o", 14, 160, 3.0)]))  # suit reaches 0.45 h
+    assert big is not None
+    rank, suit = big
+    assert rank[1] < 30 and suit[3] > 0.42 * 360
+    # ink only well down the face (a court's picture) is not an index
+    assert index_boxes(_face([("X", 30, 140, 1.5), ("o", 30, 175, 1.5)])) is None
+
+
+def test_faces_without_a_measured_index_are_counted_apart() -> None:
+    from dataclasses import replace
+
+    from crib_pi.vision.synth.labels import readable_cards, unindexed_cards
+
+    def scene(boxes_known: bool) -> Scene:
+        deck = plain_deck()
+        if not boxes_known:
+            deck = replace(deck, boxes=(None,) * 52)
+        return make_scene(
+            np.random.default_rng(9),
+            [deck],
+            size=(1280, 720),
+            card_width=(180.0, 200.0),
+            n_cards=(3, 3),
+            layout="scatter",
+            degrade=0.0,
+            clutter_count=(0, 0),
+        )
+
+    known, unknown = scene(True), scene(False)
+    assert readable_cards(known) and not unindexed_cards(known)
+    assert not readable_cards(unknown) and unindexed_cards(unknown)

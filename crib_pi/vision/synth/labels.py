@@ -100,16 +100,33 @@ def _apply(hom: np.ndarray, p: np.ndarray) -> np.ndarray:
 
 
 def readable_cards(scene: Scene) -> list[int]:
-    """Cards with a whole index corner in view and uncovered: what a reader should name.
+    """Cards a reader should name: one whole index (rank and suit boxes) in view and uncovered.
 
-    The top-left and bottom-right corner regions are sampled on a grid; a card counts when every
-    sample of one of them lies inside the image and on that card.
+    The same rule as the training labels (``MIN_IN_VIEW`` of both boxes, either corner). Faces
+    whose index could not be measured are left out: see ``unindexed_cards``.
+    """
+    out = []
+    for k, card in enumerate(scene.cards):
+        boxes = scene.boxes[k]
+        if boxes is not None and any(
+            _in_view(scene, k, boxes, turned) >= MIN_IN_VIEW for turned in (False, True)
+        ):
+            out.append(card)
+    return out
+
+
+def unindexed_cards(scene: Scene) -> list[int]:
+    """Cards whose face prints no index on bare card (a court without one, or with it drawn into
+    the picture) and whose top-left or bottom-right corner shows: an index reader cannot name
+    them from the index, so benchmarks count them apart.
     """
     h, w = scene.top.shape
     us, vs = np.meshgrid(np.linspace(0.06, 0.19, 5), np.linspace(0.05, 0.27, 6))
     tl = np.stack([us.ravel(), vs.ravel()], axis=1)
     out = []
     for k, card in enumerate(scene.cards):
+        if scene.boxes[k] is not None:
+            continue
         fw, fh = scene.face_sizes[k]
         for region in (tl, 1.0 - tl):
             pts = np.array([_apply(scene.homographies[k], p * [fw, fh]) for p in region])
