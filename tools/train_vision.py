@@ -1,8 +1,8 @@
 """Make the synthetic training set and train the index classifier (needs the ``train`` extra).
 
-    python tools/train_vision.py data --scenes 2500 --seed 21 --out build/vision/e21.npz
-    python tools/train_vision.py data --scenes 2500 --seed 22 --out build/vision/e22.npz
-    python tools/train_vision.py fit --data build/vision/e21.npz build/vision/e22.npz --epochs 10
+    python tools/train_vision.py data --scenes 2500 --seed 31 --out build/vision/e31.npz
+    ... the same for seeds 32, 33 and 34 (two at a time on two cores)
+    python tools/train_vision.py fit --epochs 10   # e31..e34
 
 ``data`` renders scenes from the gnome-cards-data decks, runs the same candidate front end as
 recognition, and labels each candidate from the scene's ground truth. ``fit`` trains a small CNN
@@ -174,13 +174,13 @@ def main() -> None:
     dp = sub.add_parser("data")
     dp.add_argument("--scenes", type=int, default=2500)
     dp.add_argument("--seed", type=int, default=1)
-    dp.add_argument("--out", type=Path, default=Path("build/vision/e21.npz"))
+    dp.add_argument("--out", type=Path, default=Path("build/vision/e31.npz"))
     fp = sub.add_parser("fit")
     fp.add_argument(
         "--data",
         type=Path,
         nargs="+",
-        default=[Path("build/vision/e21.npz"), Path("build/vision/e22.npz")],
+        default=[Path(f"build/vision/e{s}.npz") for s in (31, 32, 33, 34)],
         help="npz files",
     )
     fp.add_argument("--epochs", type=int, default=10)
