@@ -129,7 +129,8 @@ def unindexed_cards(scene: Scene) -> list[int]:
             continue
         fw, fh = scene.face_sizes[k]
         for region in (tl, 1.0 - tl):
-            pts = np.array([_apply(scene.homographies[k], p * [fw, fh]) for p in region])
+            face_pts = (region * [fw, fh])[None].astype(np.float64)
+            pts = cv2.perspectiveTransform(face_pts, scene.homographies[k])[0]
             xi, yi = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
             if (xi < 0).any() or (yi < 0).any() or (xi >= w).any() or (yi >= h).any():
                 continue
