@@ -173,8 +173,8 @@ def main() -> None:
     sub = p.add_subparsers(dest="cmd", required=True)
     dp = sub.add_parser("data")
     dp.add_argument("--scenes", type=int, default=2500)
-    dp.add_argument("--seed", type=int, default=1)
-    dp.add_argument("--out", type=Path, default=Path("build/vision/e31.npz"))
+    dp.add_argument("--seed", type=int, default=31)
+    dp.add_argument("--out", type=Path, help="default: build/vision/e<seed>.npz")
     fp = sub.add_parser("fit")
     fp.add_argument(
         "--data",
@@ -188,7 +188,7 @@ def main() -> None:
     fp.add_argument("--out", type=Path, default=MODEL_OUT)
     a = p.parse_args()
     if a.cmd == "data":
-        make_data(a.scenes, a.seed, a.out)
+        make_data(a.scenes, a.seed, a.out or Path(f"build/vision/e{a.seed}.npz"))
     else:
         fit(a.data, a.epochs, a.seed, a.out)
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import cv2
 import numpy as np
 
 from crib_pi.mat import Mat
 from crib_pi.vision.candidates import candidates
 from crib_pi.vision.synth.backgrounds import mat_table
-from crib_pi.vision.synth.decks import plain_deck
-from crib_pi.vision.synth.labels import NONE, label_frames
+from crib_pi.vision.synth.decks import Deck, plain_deck
+from crib_pi.vision.synth.faces import index_boxes
+from crib_pi.vision.synth.labels import NONE, label_frames, readable_cards, unindexed_cards
 from crib_pi.vision.synth.scenes import Scene, make_scene
 
 
@@ -28,19 +32,23 @@ def test_the_mat_background_shows_the_printed_mat() -> None:
     assert Mat(2).render().shape[2] == 3
 
 
-def test_cards_on_the_mat_are_labelled_from_their_index_boxes() -> None:
-    rng = np.random.default_rng(4)
-    scene = make_scene(
-        rng,
-        [plain_deck()],
+def three_cards(deck: Deck, seed: int, on_mat: bool = False) -> Scene:
+    """Three clean cards of ``deck`` scattered at the product's size."""
+    return make_scene(
+        np.random.default_rng(seed),
+        [deck],
         size=(1280, 720),
         card_width=(180.0, 200.0),
         n_cards=(3, 3),
         layout="scatter",
         degrade=0.0,
         clutter_count=(0, 0),
-        on_mat=True,
+        on_mat=on_mat,
     )
+
+
+def test_cards_on_the_mat_are_labelled_from_their_index_boxes() -> None:
+    scene = three_cards(plain_deck(), 4, on_mat=True)
     frames, _ = candidates(scene.image)
     labels = label_frames(scene, frames)
     named = {int(v) for v in labels if v >= 0 and v != NONE}
@@ -49,8 +57,6 @@ def test_cards_on_the_mat_are_labelled_from_their_index_boxes() -> None:
 
 def _face(marks: list[tuple[str, int, int, float]]) -> np.ndarray:
     """A white 240x360 RGBA face with text marks (text, x, y baseline, scale)."""
-    import cv2
-
     face = np.full((360, 240, 4), 255, np.uint8)
     for text, x, y, size in marks:
         cv2.putText(face, text, (x, y), cv2.FONT_HERSHEY_SIMPLEX, size, (0, 0, 0, 255), 3)
@@ -58,8 +64,6 @@ def _face(marks: list[tuple[str, int, int, float]]) -> np.ndarray:
 
 
 def test_index_boxes_measure_a_big_index_and_skip_a_court_without_one() -> None:
-    from crib_pi.vision.synth.faces import index_boxes
-
     big = index_boxes(_face([("A", 12, 62, 2.0), ("o", 14, 160, 3.0)]))  # suit reaches 0.45 h
     assert big is not None
     rank, suit = big
@@ -69,25 +73,7 @@ def test_index_boxes_measure_a_big_index_and_skip_a_court_without_one() -> None:
 
 
 def test_faces_without_a_measured_index_are_counted_apart() -> None:
-    from dataclasses import replace
-
-    from crib_pi.vision.synth.labels import readable_cards, unindexed_cards
-
-    def scene(boxes_known: bool) -> Scene:
-        deck = plain_deck()
-        if not boxes_known:
-            deck = replace(deck, boxes=(None,) * 52)
-        return make_scene(
-            np.random.default_rng(9),
-            [deck],
-            size=(1280, 720),
-            card_width=(180.0, 200.0),
-            n_cards=(3, 3),
-            layout="scatter",
-            degrade=0.0,
-            clutter_count=(0, 0),
-        )
-
-    known, unknown = scene(True), scene(False)
+    known = three_cards(plain_deck(), 9)
+    unknown = three_cards(replace(plain_deck(), boxes=(None,) * 52), 9)
     assert readable_cards(known) and not unindexed_cards(known)
     assert not readable_cards(unknown) and unindexed_cards(unknown)

@@ -79,11 +79,16 @@ def _in_view(scene: Scene, k: int, boxes: tuple[tuple[float, ...], ...], turned:
     )
     if turned:
         pts = np.array([fw, fh]) - pts
-    img = cv2.perspectiveTransform(pts[None].astype(np.float64), scene.homographies[k])[0]
+    return _share_on_top(scene, k, pts)
+
+
+def _share_on_top(scene: Scene, k: int, face_pts: np.ndarray) -> float:
+    """Share of points on card ``k``'s face (face pixels) that land in the image on that card."""
+    img = cv2.perspectiveTransform(face_pts[None].astype(np.float64), scene.homographies[k])[0]
     x, y = np.round(img[:, 0]).astype(int), np.round(img[:, 1]).astype(int)
     h, w = scene.top.shape
     inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
-    on_top = np.zeros(len(pts), bool)
+    on_top = np.zeros(len(face_pts), bool)
     on_top[inside] = scene.top[y[inside], x[inside]] == k
     return float(on_top.mean())
 
@@ -120,21 +125,13 @@ def unindexed_cards(scene: Scene) -> list[int]:
     the picture) and whose top-left or bottom-right corner shows: an index reader cannot name
     them from the index, so benchmarks count them apart.
     """
-    h, w = scene.top.shape
     us, vs = np.meshgrid(np.linspace(0.06, 0.19, 5), np.linspace(0.05, 0.27, 6))
     tl = np.stack([us.ravel(), vs.ravel()], axis=1)
     out = []
     for k, card in enumerate(scene.cards):
         if scene.boxes[k] is not None:
             continue
-        fw, fh = scene.face_sizes[k]
-        for region in (tl, 1.0 - tl):
-            face_pts = (region * [fw, fh])[None].astype(np.float64)
-            pts = cv2.perspectiveTransform(face_pts, scene.homographies[k])[0]
-            xi, yi = np.round(pts[:, 0]).astype(int), np.round(pts[:, 1]).astype(int)
-            if (xi < 0).any() or (yi < 0).any() or (xi >= w).any() or (yi >= h).any():
-                continue
-            if (scene.top[yi, xi] == k).all():
-                out.append(card)
-                break
+        size = np.array(scene.face_sizes[k], np.float64)
+        if any(_share_on_top(scene, k, region * size) == 1.0 for region in (tl, 1.0 - tl)):
+            out.append(card)
     return out
