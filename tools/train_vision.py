@@ -69,11 +69,17 @@ def fit(data: list[Path], epochs: int, seed: int, out: Path) -> None:
 
     torch.manual_seed(seed)
     torch.set_num_threads(2)
-    parts = [np.load(p) for p in data]
-    ys = np.concatenate([d["y"] for d in parts])
-    keep = ys >= 0  # IGNORE frames (faces whose index could not be measured)
-    x = torch.from_numpy(normalise(np.concatenate([d["x"] for d in parts])[keep]))
-    y = torch.from_numpy(ys[keep])
+    # Normalised file by file into one array: the whole set as float32 would not fit twice.
+    ys = [np.load(p)["y"] for p in data]
+    keeps = [y >= 0 for y in ys]  # IGNORE frames (faces whose index could not be measured)
+    x_all = np.empty((sum(int(k.sum()) for k in keeps), 3, 32, 32), np.float32)
+    at = 0
+    for path, k in zip(data, keeps, strict=True):
+        part = normalise(np.load(path)["x"][k])
+        x_all[at : at + len(part)] = part
+        at += len(part)
+    x = torch.from_numpy(x_all)
+    y = torch.from_numpy(np.concatenate([y[k] for y, k in zip(ys, keeps, strict=True)]))
     rank = torch.where(y == NONE, torch.tensor(13), y % 13)
     suit = torch.where(y == NONE, torch.tensor(-100), y // 13)
     n = len(y)
@@ -180,7 +186,7 @@ def main() -> None:
         "--data",
         type=Path,
         nargs="+",
-        default=[Path(f"build/vision/e{s}.npz") for s in (31, 32, 33, 34)],
+        default=[Path(f"build/vision/e{s}.npz") for s in range(31, 37)],
         help="npz files",
     )
     fp.add_argument("--epochs", type=int, default=10)

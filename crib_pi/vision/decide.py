@@ -1,12 +1,13 @@
 """From scored candidate frames to reads: merge duplicates, name only what is certain.
 
 Several frames fall on one index (each glyph pair, each pyramid level); they are grouped by
-place and shared glyphs, and the surest frame speaks for the group unless the frames disagree,
-when their probabilities are averaged. The two corner indices of one card (opposite corners,
-turned half round to each other) are independent looks at the same card, so when both are
-found and agree on their leading card, their probabilities are multiplied. A group is named
-only when one card clearly wins; otherwise it is returned as uncertain with its candidates. A
-deck holds each card once, so reads of the same card are one physical card.
+place and shared glyphs, and the surest frame speaks for the group unless another frame leads
+surely with a different card, when their probabilities are averaged. The two corner indices of
+one card (opposite corners, turned half round to each other) are independent looks at the same
+card, so when both are found and agree on their leading card, their probabilities are
+multiplied. A group is named only when one card clearly wins; otherwise it is returned as
+uncertain with its candidates. A deck holds each card once, so reads of the same card are one
+physical card.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ NAME_AT = 0.9
 #: Candidates of an uncertain read: the best ones down to this probability, at most MAX_CANDIDATES.
 CANDIDATE_MIN = 0.05
 MAX_CANDIDATES = 4
+#: A frame on one index that leads with another card at least this surely makes the read a question.
+DISAGREE_AT = 0.75
 #: Frames whose centres are closer than this share of their patch side are the same index when
 #: they share a glyph; when they do not, only closer than TIGHT_PLACE (a fanned neighbour's
 #: index can sit just over half a patch away).
@@ -123,15 +126,17 @@ def _group(frames: Frames, scores: Scores) -> list[_Index]:
 def _look(probs: np.ndarray, p_index: np.ndarray) -> np.ndarray:
     """One index's card probabilities from the frames that fall on it.
 
-    When every frame index-like enough to be reported on its own leads with the same card, the
-    surest of them speaks (a wider frame that also takes in the picture beside the index is
-    often less sure, and need not drag a clear read down). When they lead with different cards,
-    the frames are averaged, weighted by index-likeness, so the disagreement shows.
+    The surest frame speaks unless another frame index-like enough to be reported leads with a
+    different card at least ``DISAGREE_AT`` surely: a wider frame that also takes in the picture
+    beside the index is often less sure, or half-guesses another card, and need not drag a
+    clear read down. When frames do disagree, they are averaged, weighted by index-likeness, so
+    the disagreement shows.
     """
+    conf = probs.max(axis=1) * p_index
     strong = p_index >= REPORT_INDEX
-    leads = np.argmax(probs[strong], axis=1)
-    if leads.size and (leads == leads[0]).all():
-        surest = np.argmax(np.where(strong, probs.max(axis=1) * p_index, -1.0))
+    surest = int(np.argmax(np.where(strong, conf, -1.0)))
+    leads = np.argmax(probs, axis=1)
+    if not (strong & (leads != leads[surest]) & (conf >= DISAGREE_AT)).any():
         return np.asarray(probs[surest])
     return np.asarray((probs * p_index[:, None]).sum(axis=0) / p_index.sum())
 

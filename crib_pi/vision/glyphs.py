@@ -15,7 +15,7 @@ import numpy as np
 
 #: Glyph heights (pixels, at the level where they are found) that the rules below accept.
 MIN_GLYPH = 5.0
-MAX_GLYPH = 34.0
+MAX_GLYPH = 48.0
 #: Levels are added (each half the size of the last) while the image side exceeds this.
 MIN_LEVEL_SIDE = 160
 

@@ -125,3 +125,17 @@ def test_a_frame_twice_the_size_over_a_sure_index_of_another_card_is_dropped() -
     # the same two reads at one size (a fanned neighbour) both stand
     rec = decide(frames((100, 100, 0, 30), (118, 100, 0, 30)), s)
     assert sorted(str(r.card) for r in rec.cards) == ["10H", "8H"]
+
+
+def test_an_unsure_frame_leading_elsewhere_does_not_spoil_a_sure_read() -> None:
+    # A wider frame on the same index takes in the picture and half-guesses a J.
+    f = frames((100, 100, 0, 40), (102, 101, 0, 50))
+    s = scores(({"7": 1.0}, {"S": 1.0}, 0.99), ({"J": 0.4, "7": 0.3, "K": 0.3}, {"S": 1.0}, 0.96))
+    rec = decide(f, s)
+    assert [str(r.card) for r in rec.cards] == ["7S"] and rec.uncertain == ()
+    # ...but one nearly as sure of another card makes it a question, even below naming.
+    s = scores(
+        ({"8": 0.92, "6": 0.08}, {"D": 1.0}, 0.99), ({"5": 0.88, "6": 0.12}, {"D": 1.0}, 0.99)
+    )
+    rec = decide(f, s)
+    assert rec.cards == () and [str(c) for c in rec.uncertain[0].candidates][:2] == ["8D", "5D"]

@@ -8,6 +8,7 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 
 from crib_pi.vision.candidates import candidates  # noqa: E402
+from crib_pi.vision.glyphs import find_glyphs, ink_map  # noqa: E402
 from crib_pi.vision.patches import PATCH, normalise  # noqa: E402
 
 
@@ -57,3 +58,12 @@ def test_an_index_right_beside_the_card_edge_on_a_dark_table_is_found() -> None:
     frames, _ = candidates(img)
     assert len(frames) >= 1
     assert (frames.downs @ np.array([0.0, 1.0])).max() > 0.9
+
+
+def test_a_big_rank_is_a_glyph_at_full_size() -> None:
+    # A rank about 40 px tall (a big card): at half size it can merge with the card's outline
+    # beside it, so the full-size level must take it.
+    img = np.full((200, 200, 3), 240, np.uint8)
+    cv2.putText(img, "K", (70, 130), cv2.FONT_HERSHEY_SIMPLEX, 2.0, (0, 0, 0), 5)
+    found = find_glyphs(ink_map(img), 1.0)
+    assert len(found.sizes) == 1 and found.sizes[0] > 50
