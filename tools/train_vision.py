@@ -1,8 +1,8 @@
 """Make the synthetic training set and train the index classifier (needs the ``train`` extra).
 
     python tools/train_vision.py data --scenes 2500 --seed 31 --out build/vision/e31.npz
-    ... the same for seeds 32, 33 and 34 (two at a time on two cores)
-    python tools/train_vision.py fit --epochs 10   # e31..e34
+    ... the same for seeds 32 to 36 (two at a time on two cores)
+    python tools/train_vision.py fit --epochs 10   # e31..e36
 
 ``data`` renders scenes from the gnome-cards-data decks, runs the same candidate front end as
 recognition, and labels each candidate from the scene's ground truth. ``fit`` trains a small CNN
