@@ -57,6 +57,16 @@ class _Index:
     side: float
     corners: tuple[tuple[float, float], ...]
 
+    @property
+    def lead(self) -> int:
+        """``Card.index`` of the leading card."""
+        return int(np.argmax(self.probs))
+
+    @property
+    def confidence(self) -> float:
+        """The leading card's probability times index-likeness: what naming is judged on."""
+        return float(self.probs[self.lead] * self.p_index)
+
 
 def decide(frames: Frames, scores: Scores) -> Recognition:
     """Reads for one image."""
@@ -65,10 +75,9 @@ def decide(frames: Frames, scores: Scores) -> Recognition:
     reads: dict[Card, CardRead] = {}
     unsure: list[UncertainRead] = []
     for g in groups:
-        best = int(np.argmax(g.probs))
-        conf = float(g.probs[best] * g.p_index)
+        conf = g.confidence
         if conf >= NAME_AT:
-            card = Card.from_index(best)
+            card = Card.from_index(g.lead)
             old = reads.get(card)
             if old is None or old.confidence < conf:
                 reads[card] = CardRead(card, conf, g.corners)
@@ -148,13 +157,12 @@ def _drop_oversized(groups: list[_Index]) -> list[_Index]:
     half again as big as a sure read beneath it spans that index and the pips beside it (two
     hearts stacked can pass for an 8), and is not an index of its own.
     """
-    sure = [g for g in groups if float(g.probs.max() * g.p_index) >= NAME_AT]
+    sure = [g for g in groups if g.confidence >= NAME_AT]
     out = []
     for g in groups:
-        lead = int(np.argmax(g.probs))
         covers = any(
             h is not g
-            and int(np.argmax(h.probs)) != lead
+            and h.lead != g.lead
             and g.side > OVERSIZE * h.side
             and float(np.hypot(*(g.center - h.center))) < 0.5 * g.side
             for h in sure
@@ -170,12 +178,12 @@ def _combine_opposites(groups: list[_Index]) -> None:
     for a, ga in enumerate(groups):
         if a in paired:
             continue
-        lead = int(np.argmax(ga.probs))
+        lead = ga.lead
         if ga.probs[lead] < PAIR_MIN_SHARE:
             continue
         right = np.array([ga.down[1], -ga.down[0]])
         for b, gb in enumerate(groups):
-            if b == a or b in paired or int(np.argmax(gb.probs)) != lead:
+            if b == a or b in paired or gb.lead != lead:
                 continue
             if gb.probs[lead] < PAIR_MIN_SHARE or float(ga.down @ gb.down) > -0.9:
                 continue
