@@ -87,7 +87,8 @@ MAX_CLUTTER = 0.4
 #: Ink at least this many times the glyph's size across is a large shape, not clutter.
 BIG_INK = 3.0
 #: The bare card around a glyph is at least this bright, as a share of the level's bright end.
-MIN_PAPER = 0.45
+#: A card in a hand's or a lampshade's shadow, beside a lit one, is down to about 40%.
+MIN_PAPER = 0.38
 
 
 def _on_paper(

@@ -67,3 +67,15 @@ def test_a_big_rank_is_a_glyph_at_full_size() -> None:
     cv2.putText(img, "K", (70, 130), cv2.FONT_HERSHEY_SIMPLEX, 2.0, (0, 0, 0), 5)
     found = find_glyphs(ink_map(img), 1.0)
     assert len(found.sizes) == 1 and found.sizes[0] > 50
+
+
+def test_an_index_on_a_card_in_shadow_beside_a_lit_card_is_found() -> None:
+    # The shadowed card is 40% as bright as the lit one: still bare card, not a dark table.
+    img = np.full((300, 500, 3), 30, np.uint8)
+    cv2.rectangle(img, (20, 20), (220, 280), (250, 250, 250), -1)
+    cv2.rectangle(img, (260, 20), (480, 280), (100, 100, 100), -1)
+    cv2.putText(img, "K", (300, 90), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (0, 0, 0), 2)
+    cv2.circle(img, (312, 108), 8, (0, 0, 0), -1)
+    frames, _ = candidates(img)
+    assert len(frames) >= 1
+    assert (frames.downs @ np.array([0.0, 1.0])).max() > 0.9
