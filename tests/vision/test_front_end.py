@@ -79,3 +79,10 @@ def test_an_index_on_a_card_in_shadow_beside_a_lit_card_is_found() -> None:
     frames, _ = candidates(img)
     assert len(frames) >= 1
     assert (frames.downs @ np.array([0.0, 1.0])).max() > 0.9
+
+
+def test_the_ink_map_is_the_darkest_channel_of_each_pixel() -> None:
+    img = np.random.default_rng(3).integers(0, 256, (37, 53, 3), dtype=np.uint8)
+    assert np.array_equal(ink_map(img), img.min(axis=2))
+    grey = img[:, :, 0].copy()
+    assert np.array_equal(ink_map(grey), grey)
