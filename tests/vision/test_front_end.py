@@ -49,15 +49,26 @@ def test_normalise_is_per_patch() -> None:
     assert np.allclose(x.mean(axis=(1, 2, 3)), 0.0, atol=1e-4)
 
 
+def draw_upright_index(
+    img: np.ndarray, rank_at: tuple[int, int], scale: float, suit_at: tuple[int, int], r: int
+) -> None:
+    """A black K with a black disc below it, upright."""
+    cv2.putText(img, "K", rank_at, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 2)
+    cv2.circle(img, suit_at, r, (0, 0, 0), -1)
+
+
+def assert_an_upright_index_is_found(img: np.ndarray) -> None:
+    frames, _ = candidates(img)
+    assert len(frames) >= 1
+    assert (frames.downs @ np.array([0.0, 1.0])).max() > 0.9
+
+
 def test_an_index_right_beside_the_card_edge_on_a_dark_table_is_found() -> None:
     # The table beyond the edge is one big blob of "ink"; it is not clutter round the rank.
     img = np.full((400, 400, 3), 40, np.uint8)
     cv2.rectangle(img, (100, 100), (300, 360), (245, 245, 245), -1)
-    cv2.putText(img, "K", (103, 128), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (0, 0, 0), 2)
-    cv2.circle(img, (113, 142), 6, (0, 0, 0), -1)
-    frames, _ = candidates(img)
-    assert len(frames) >= 1
-    assert (frames.downs @ np.array([0.0, 1.0])).max() > 0.9
+    draw_upright_index(img, (103, 128), 0.8, (113, 142), 6)
+    assert_an_upright_index_is_found(img)
 
 
 def test_a_big_rank_is_a_glyph_at_full_size() -> None:
@@ -74,11 +85,8 @@ def test_an_index_on_a_card_in_shadow_beside_a_lit_card_is_found() -> None:
     img = np.full((300, 500, 3), 30, np.uint8)
     cv2.rectangle(img, (20, 20), (220, 280), (250, 250, 250), -1)
     cv2.rectangle(img, (260, 20), (480, 280), (100, 100, 100), -1)
-    cv2.putText(img, "K", (300, 90), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (0, 0, 0), 2)
-    cv2.circle(img, (312, 108), 8, (0, 0, 0), -1)
-    frames, _ = candidates(img)
-    assert len(frames) >= 1
-    assert (frames.downs @ np.array([0.0, 1.0])).max() > 0.9
+    draw_upright_index(img, (300, 90), 1.0, (312, 108), 8)
+    assert_an_upright_index_is_found(img)
 
 
 def test_the_ink_map_is_the_darkest_channel_of_each_pixel() -> None:
