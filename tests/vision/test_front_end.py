@@ -12,12 +12,24 @@ from crib_pi.vision.glyphs import find_glyphs, ink_map  # noqa: E402
 from crib_pi.vision.patches import PATCH, normalise  # noqa: E402
 
 
+def draw_upright_index(
+    img: np.ndarray,
+    rank_at: tuple[int, int],
+    scale: float,
+    suit_at: tuple[int, int],
+    r: int,
+    suit_colour: tuple[int, int, int] = (0, 0, 0),
+) -> None:
+    """A black K with a disc (black unless told) below it, upright."""
+    cv2.putText(img, "K", rank_at, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 2)
+    cv2.circle(img, suit_at, r, suit_colour, -1)
+
+
 def drawn_index(angle: float) -> tuple[np.ndarray, np.ndarray]:
     """A white card with a K over a disc, turned by ``angle`` degrees, and its down vector."""
     img = np.full((240, 240, 3), 90, np.uint8)
     cv2.rectangle(img, (60, 40), (180, 200), (245, 245, 245), -1)
-    cv2.putText(img, "K", (100, 110), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (0, 0, 0), 2)
-    cv2.circle(img, (112, 128), 8, (0, 0, 200), -1)
+    draw_upright_index(img, (100, 110), 1.0, (112, 128), 8, suit_colour=(0, 0, 200))
     rot = cv2.getRotationMatrix2D((120, 120), angle, 1.0)
     img = cv2.warpAffine(img, rot, (240, 240), borderValue=(90, 90, 90))
     a = np.radians(angle)
@@ -47,14 +59,6 @@ def test_normalise_is_per_patch() -> None:
     x = normalise(p)
     assert x.shape == (2, 3, PATCH, PATCH)
     assert np.allclose(x.mean(axis=(1, 2, 3)), 0.0, atol=1e-4)
-
-
-def draw_upright_index(
-    img: np.ndarray, rank_at: tuple[int, int], scale: float, suit_at: tuple[int, int], r: int
-) -> None:
-    """A black K with a black disc below it, upright."""
-    cv2.putText(img, "K", rank_at, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 2)
-    cv2.circle(img, suit_at, r, (0, 0, 0), -1)
 
 
 def assert_an_upright_index_is_found(img: np.ndarray) -> None:
