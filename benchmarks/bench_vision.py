@@ -1,6 +1,6 @@
 """Card recognition benchmark: real development photos, synthetic scenes, empty scenes, speed.
 
-    python benchmarks/bench_vision.py [--synthetic 200] [--mat 100] [--empty 100] [--model F]
+    python benchmarks/bench_vision.py [--synthetic 200] [--mat 100] [--empty 100] [--model F [F2]]
 
 Real: every photo in ../shared/cards/labels.csv; card-level recall and precision by scene type
 (a named card counts as right when the photo holds that card). Synthetic (labelled so): top-down
@@ -174,11 +174,13 @@ def main() -> None:
     p.add_argument("--empty", type=int, default=100)
     p.add_argument("--seed", type=int, default=90210)
     p.add_argument("--mat", type=int, default=100, help="synthetic scenes on the printed mat")
-    p.add_argument("--model", type=Path, help="an ONNX model instead of the shipped one")
+    p.add_argument(
+        "--model", type=Path, nargs="+", default=[], help="one or two ONNX models, not the shipped"
+    )
     p.add_argument("-v", "--verbose", action="store_true")
     a = p.parse_args()
     cv2.setNumThreads(1)
-    rec = Recognizer(model=a.model)
+    rec = Recognizer(models=a.model)
     bench_real(rec, a.verbose)
     times = bench_synthetic(rec, a.synthetic, a.seed)
     bench_synthetic(rec, a.mat, a.seed + 2, on_mat=True)

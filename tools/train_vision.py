@@ -23,7 +23,8 @@ from crib_pi.vision.synth.decks import deck_names, load_deck, plain_deck
 from crib_pi.vision.synth.labels import NONE, label_frames
 from crib_pi.vision.synth.scenes import make_scene
 
-MODEL_OUT = Path(__file__).resolve().parents[1] / "crib_pi" / "data" / "index_net.onnx"
+#: ``fit`` writes the second network of the shipped pair (see ``crib_pi.vision.classifier``).
+MODEL_OUT = Path(__file__).resolve().parents[1] / "crib_pi" / "data" / "index_net_b.onnx"
 #: Scene size, card widths and whether the cards lie on the printed mat: small photos up to the
 #: product's own frames (a camera above the mat, cards 120-260 px wide).
 SETTINGS = (

@@ -1,12 +1,19 @@
-"""The shipped index classifier: a small CNN in ONNX, run with ``cv2.dnn`` (no torch needed).
+"""The shipped index classifier: small CNNs in ONNX, run with ``cv2.dnn`` (no torch needed).
 
 Outputs per patch: rank probabilities (ace..king, then "no index"), suit probabilities
 (clubs, diamonds, hearts, spades, as in ``Card.index``) and a 96-value embedding that deck
 profiles compare against.
+
+Two networks of the same shape, trained on data made by different front ends, each see the
+patches; where the first finds one index-like, the second gives its own probabilities and the
+two are averaged. Where they disagree, neither is sure, so a card one of them misreads is
+asked about instead of named. The second runs on the few index-like patches only (about 3 in
+100), so it costs little time. Embeddings come from the first, which deck profiles belong to.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -18,6 +25,10 @@ from crib_pi.vision.errors import ModelError
 from crib_pi.vision.patches import normalise
 
 MODEL_NAME = "index_net.onnx"
+SECOND_NAME = "index_net_b.onnx"
+#: The second network looks at a patch when the first gives it at least this index probability.
+#: Below it the average could not reach a name: naming needs 0.9 (``decide.NAME_AT``).
+SECOND_LOOK_AT = 0.3
 #: Patches per forward pass; bounds memory on a Pi.
 BATCH = 256
 
@@ -45,34 +56,56 @@ class Scores:
         return 1.0 - self.rank[:, 13]
 
 
-def model_path() -> Path:
-    return Path(str(resources.files("crib_pi") / "data" / MODEL_NAME))
+def model_path(name: str = MODEL_NAME) -> Path:
+    return Path(str(resources.files("crib_pi") / "data" / name))
+
+
+def _load(path: Path) -> cv2.dnn.Net:
+    if not path.is_file():
+        raise ModelError(f"recognition model missing: {path}")
+    try:
+        return cv2.dnn.readNetFromONNX(str(path))
+    except cv2.error as exc:
+        raise ModelError(f"recognition model does not load: {path}: {exc}") from exc
 
 
 class Classifier:
-    """Loads the network once and scores batches of patches."""
+    """Loads the networks once and scores batches of patches.
 
-    def __init__(self, path: Path | None = None) -> None:
-        path = path or model_path()
-        if not path.is_file():
-            raise ModelError(f"recognition model missing: {path}")
-        try:
-            self._net = cv2.dnn.readNetFromONNX(str(path))
-        except cv2.error as exc:
-            raise ModelError(f"recognition model does not load: {path}: {exc}") from exc
+    ``paths`` replaces the shipped pair: one model alone, or a first and a second.
+    """
+
+    def __init__(self, paths: Sequence[Path] = ()) -> None:
+        paths = list(paths) or [model_path(), model_path(SECOND_NAME)]
+        if len(paths) > 2:
+            raise ModelError(f"at most two recognition models, not {len(paths)}")
+        self._nets = [_load(p) for p in paths]
 
     def score(self, patches: np.ndarray) -> Scores:
         """Scores for (n, P, P, 3) uint8 patches."""
-        outs: list[list[np.ndarray]] = [[], [], []]
-        for i in range(0, len(patches), BATCH):
-            self._net.setInput(normalise(patches[i : i + BATCH]))
-            got = self._net.forward(["rank", "suit", "feat"])
-            for lst, arr in zip(outs, got, strict=True):
-                lst.append(np.asarray(arr, np.float32).reshape(len(patches[i : i + BATCH]), -1))
-        if not outs[0]:
-            return Scores(
-                np.zeros((0, 14), np.float32),
-                np.zeros((0, 4), np.float32),
-                np.zeros((0, 96), np.float32),
-            )
-        return Scores(*(np.concatenate(o) for o in outs))
+        first = _score(self._nets[0], patches)
+        if len(self._nets) == 1:
+            return first
+        look = np.flatnonzero(first.index_prob() >= SECOND_LOOK_AT)
+        second = _score(self._nets[1], patches[look])
+        rank, suit = first.rank.copy(), first.suit.copy()
+        rank[look] = (rank[look] + second.rank) / 2
+        suit[look] = (suit[look] + second.suit) / 2
+        return Scores(rank, suit, first.feat)
+
+
+def _score(net: cv2.dnn.Net, patches: np.ndarray) -> Scores:
+    """One network's scores for (n, P, P, 3) uint8 patches."""
+    outs: list[list[np.ndarray]] = [[], [], []]
+    for i in range(0, len(patches), BATCH):
+        net.setInput(normalise(patches[i : i + BATCH]))
+        got = net.forward(["rank", "suit", "feat"])
+        for lst, arr in zip(outs, got, strict=True):
+            lst.append(np.asarray(arr, np.float32).reshape(len(patches[i : i + BATCH]), -1))
+    if not outs[0]:
+        return Scores(
+            np.zeros((0, 14), np.float32),
+            np.zeros((0, 4), np.float32),
+            np.zeros((0, 96), np.float32),
+        )
+    return Scores(*(np.concatenate(o) for o in outs))

@@ -51,12 +51,57 @@ def find_glyphs(level: np.ndarray, scale: float) -> Glyphs:
     """Ink blobs of glyph size and shape at one level.
 
     The threshold block (15 px) is a little larger than the biggest accepted glyph stroke, and
-    the offset keeps paper texture and JPEG noise out.
+    the offset keeps paper texture and JPEG noise out. Blobs too big for a glyph get a second,
+    darker-ink look, since a glyph can be joined to a line beside it.
     """
     mask = cv2.adaptiveThreshold(
         level, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 25, 12
     )
-    _, labels, stats_i, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    _, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    centers, sizes, areas = _glyph_blobs(level, labels, stats, cents)
+    big = np.maximum(stats[:, 2], stats[:, 3]) > MAX_GLYPH
+    big[0] = False  # the background
+    if big.any():
+        c2, s2, a2 = _freed_from(level, labels, big)
+        centers, sizes, areas = (
+            np.concatenate([centers, c2]),
+            np.concatenate([sizes, s2]),
+            np.concatenate([areas, a2]),
+        )
+    return Glyphs(
+        centers=centers * scale + (scale - 1.0) / 2.0,
+        sizes=sizes * scale,
+        areas=areas * scale * scale,
+        level_scale=scale,
+    )
+
+
+#: In the second look, ink is darker than this share of the brightest card nearby.
+DARK_INK = 0.5
+#: "Nearby" for the second look: a square this many level pixels across.
+PAPER_REACH = 25
+
+Blobs = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def _freed_from(level: np.ndarray, labels: np.ndarray, big: np.ndarray) -> Blobs:
+    """Glyphs inside the too-big blobs (``big`` is true at their labels), in a darker-ink mask.
+
+    A rank that touches a card's printed border, the edge of a card lying over it or a soft
+    shadow is one blob with it under the local threshold; those are fainter than printed ink,
+    so keeping only ink well below the paper beside it cuts the glyph free.
+    """
+    paper = cv2.dilate(level, cv2.getStructuringElement(cv2.MORPH_RECT, (PAPER_REACH,) * 2))
+    dark = cv2.compare(level.astype(np.float32), paper.astype(np.float32) * DARK_INK, cv2.CMP_LT)
+    dark = cv2.bitwise_and(dark, np.where(big, 255, 0).astype(np.uint8)[labels])
+    _, labels2, stats2, cents2 = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    return _glyph_blobs(level, labels2, stats2, cents2)
+
+
+def _glyph_blobs(
+    level: np.ndarray, labels: np.ndarray, stats_i: np.ndarray, cents: np.ndarray
+) -> Blobs:
+    """Centres, sizes and ink areas (level pixels) of the components shaped like glyphs on card."""
     stats = stats_i[1:].astype(np.float32)
     cents = cents[1:].astype(np.float32)
     w, h, area = stats[:, 2], stats[:, 3], stats[:, 4]
@@ -74,12 +119,7 @@ def find_glyphs(level: np.ndarray, scale: float) -> Glyphs:
     idx = np.flatnonzero(keep)
     if idx.size:
         idx = idx[_on_paper(level, labels, stats_i[1:], idx)]
-    return Glyphs(
-        centers=cents[idx] * scale + (scale - 1.0) / 2.0,
-        sizes=diag[idx] * scale,
-        areas=area[idx] * scale * scale,
-        level_scale=scale,
-    )
+    return cents[idx], diag[idx], area[idx]
 
 
 #: Most of the ring around an index glyph is bare card: at most this share may be other ink.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -18,8 +19,8 @@ from crib_pi.vision.reads import Recognition
 class Recognizer:
     """Holds the loaded model (and a deck profile, if any); call ``read`` once per frame."""
 
-    def __init__(self, profile: DeckProfile | None = None, model: Path | None = None) -> None:
-        self.classifier = Classifier(model)
+    def __init__(self, profile: DeckProfile | None = None, models: Sequence[Path] = ()) -> None:
+        self.classifier = Classifier(models)
         self.profile = profile
 
     def read(self, bgr: np.ndarray) -> Recognition:

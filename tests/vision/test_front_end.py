@@ -98,3 +98,13 @@ def test_the_ink_map_is_the_darkest_channel_of_each_pixel() -> None:
     assert np.array_equal(ink_map(img), img.min(axis=2))
     grey = img[:, :, 0].copy()
     assert np.array_equal(ink_map(grey), grey)
+
+
+def test_an_index_touching_a_grey_border_line_is_found() -> None:
+    # A printed frame line (or the edge of a card lying over this one) runs into the rank: in
+    # the usual mask they are one long blob; the darker-ink look frees the rank.
+    img = np.full((400, 400, 3), 235, np.uint8)
+    draw_upright_index(img, (120, 128), 0.8, (130, 142), 6)
+    cv2.line(img, (121, 60), (121, 340), (150, 150, 150), 2)
+    cv2.line(img, (60, 112), (340, 112), (150, 150, 150), 2)
+    assert_an_upright_index_is_found(img)
