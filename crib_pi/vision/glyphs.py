@@ -50,7 +50,7 @@ def pyramid(ink: np.ndarray, max_levels: int = 4) -> list[tuple[np.ndarray, floa
 def find_glyphs(level: np.ndarray, scale: float) -> Glyphs:
     """Ink blobs of glyph size and shape at one level.
 
-    The threshold block (15 px) is a little larger than the biggest accepted glyph stroke, and
+    The threshold block (25 px) is a little larger than the biggest accepted glyph stroke, and
     the offset keeps paper texture and JPEG noise out. Blobs too big for a glyph get a second,
     darker-ink look, since a glyph can be joined to a line beside it.
     """
