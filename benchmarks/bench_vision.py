@@ -175,7 +175,11 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=90210)
     p.add_argument("--mat", type=int, default=100, help="synthetic scenes on the printed mat")
     p.add_argument(
-        "--model", type=Path, nargs="+", default=[], help="one or two ONNX models, not the shipped"
+        "--model",
+        type=Path,
+        nargs="+",
+        default=[],
+        help="one ONNX model, or a first and a second, instead of the shipped pair",
     )
     p.add_argument("-v", "--verbose", action="store_true")
     a = p.parse_args()

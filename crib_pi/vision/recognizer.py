@@ -17,7 +17,7 @@ from crib_pi.vision.reads import Recognition
 
 
 class Recognizer:
-    """Holds the loaded model (and a deck profile, if any); call ``read`` once per frame."""
+    """Holds the loaded models (and a deck profile, if any); call ``read`` once per frame."""
 
     def __init__(self, profile: DeckProfile | None = None, models: Sequence[Path] = ()) -> None:
         self.classifier = Classifier(models)
