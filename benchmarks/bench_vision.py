@@ -1,6 +1,6 @@
 """Card recognition benchmark: real development photos, synthetic scenes, empty scenes, speed.
 
-    python benchmarks/bench_vision.py [--synthetic 200] [--mat 100] [--empty 100] [--model F [F2]]
+    python benchmarks/bench_vision.py [--synthetic 200] [--mat 100] [--empty 100] [--model F ...]
 
 Real: every photo in ../shared/cards/labels.csv; card-level recall and precision by scene type
 (a named card counts as right when the photo holds that card). Synthetic (labelled so): top-down
@@ -179,7 +179,7 @@ def main() -> None:
         type=Path,
         nargs="+",
         default=[],
-        help="one ONNX model, or a first and a second, instead of the shipped pair",
+        help="one model; a first and a second; or those and a wide one (default: shipped)",
     )
     p.add_argument("-v", "--verbose", action="store_true")
     a = p.parse_args()

@@ -4,10 +4,18 @@
     ... the same for seeds 32 to 36 (two at a time on two cores)
     python tools/train_vision.py fit --epochs 10   # e31..e36
 
+    python tools/train_vision.py data --wide --scenes 3000 --seed 41   # and seed 42
+    python tools/train_vision.py fit --wide --epochs 15                # w41, w42
+
 ``data`` renders scenes from the gnome-cards-data decks, runs the same candidate front end as
 recognition, and labels each candidate from the scene's ground truth. ``fit`` trains a small CNN
 with two heads (rank or "no index", and suit) and exports it to ONNX for ``cv2.dnn``. Seeds are
 fixed, so a rerun on the same packages gives the same data.
+
+``--wide`` makes and fits the wide network (``crib_pi.vision.classifier``): each kept frame
+gives its patch and its wide look, and every frame the shipped first network finds at least
+``HARD_AT`` index-like but that is no whole index (most are indices cut by a card over them)
+is kept as a hard example, with as many easy non-indices as indices.
 """
 
 from __future__ import annotations
@@ -18,13 +26,19 @@ from pathlib import Path
 
 import numpy as np
 
-from crib_pi.vision.candidates import candidates
+from crib_pi.vision.candidates import candidates, front_end
+from crib_pi.vision.classifier import Classifier, model_path
+from crib_pi.vision.patches import extract_wide
 from crib_pi.vision.synth.decks import deck_names, load_deck, plain_deck
 from crib_pi.vision.synth.labels import NONE, label_frames
 from crib_pi.vision.synth.scenes import make_scene
 
-#: ``fit`` writes the second network of the shipped pair (see ``crib_pi.vision.classifier``).
+#: ``fit`` writes the second of the shipped networks (see ``crib_pi.vision.classifier``).
 MODEL_OUT = Path(__file__).resolve().parents[1] / "crib_pi" / "data" / "index_net_b.onnx"
+#: ``fit --wide`` writes the wide network.
+WIDE_OUT = MODEL_OUT.with_name("index_net_wide.onnx")
+#: ``data --wide`` keeps every non-index the first network finds at least this index-like.
+HARD_AT = 0.05
 #: Scene size, card widths and whether the cards lie on the printed mat: small photos up to the
 #: product's own frames (a camera above the mat, cards 120-260 px wide).
 SETTINGS = (
@@ -62,7 +76,35 @@ def make_data(scenes: int, seed: int, out: Path) -> None:
     np.savez_compressed(out, x=np.concatenate(xs), y=np.concatenate(ys))
 
 
-def fit(data: list[Path], epochs: int, seed: int, out: Path) -> None:
+def make_wide_data(scenes: int, seed: int, out: Path) -> None:
+    rng = np.random.default_rng(seed)
+    decks = [load_deck(n) for n in deck_names()] + [plain_deck()] * PLAIN_WEIGHT
+    first = Classifier([model_path()])
+    xs, ws, ys = [], [], []
+    t0 = time.time()
+    for i in range(scenes):
+        size, widths, on_mat = SETTINGS[int(rng.integers(0, len(SETTINGS)))]
+        scene = make_scene(rng, decks, size=size, card_width=widths, n_cards=(2, 12), on_mat=on_mat)
+        frames, patches, pyr = front_end(scene.image)
+        p_index = first.score(patches).index_prob()
+        lab = label_frames(scene, frames)
+        pos = np.flatnonzero((lab >= 0) & (lab != NONE))
+        hard = np.flatnonzero((lab == NONE) & (p_index >= HARD_AT))
+        easy = np.flatnonzero((lab == NONE) & (p_index < HARD_AT))
+        take = min(easy.size, max(10, pos.size))
+        easy = rng.choice(easy, take, replace=False) if take else easy[:0]
+        keep = np.concatenate([pos, hard, easy])
+        xs.append(patches[keep])
+        ws.append(extract_wide(pyr, frames.take(keep)))
+        ys.append(lab[keep])
+        if i % 200 == 0:
+            n = sum(len(y) for y in ys)
+            print(f"scene {i}: {n} patches, {time.time() - t0:.0f}s", flush=True)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(out, x=np.concatenate(xs), w=np.concatenate(ws), y=np.concatenate(ys))
+
+
+def fit(data: list[Path], epochs: int, seed: int, out: Path, wide: bool = False) -> None:
     import torch
     from torch import nn
 
@@ -73,10 +115,14 @@ def fit(data: list[Path], epochs: int, seed: int, out: Path) -> None:
     # Normalised file by file into one array: the whole set as float32 would not fit twice.
     ys = [np.load(p)["y"] for p in data]
     keeps = [y >= 0 for y in ys]  # IGNORE frames (faces whose index could not be measured)
-    x_all = np.empty((sum(int(k.sum()) for k in keeps), 3, 32, 32), np.float32)
+    channels = 6 if wide else 3
+    x_all = np.empty((sum(int(k.sum()) for k in keeps), channels, 32, 32), np.float32)
     at = 0
     for path, k in zip(data, keeps, strict=True):
-        part = normalise(np.load(path)["x"][k])
+        d = np.load(path)
+        part = normalise(d["x"][k])
+        if wide:  # the patch and its wide look, channel by channel
+            part = np.concatenate([part, normalise(d["w"][k])], axis=1)
         x_all[at : at + len(part)] = part
         at += len(part)
     x = torch.from_numpy(x_all)
@@ -86,7 +132,7 @@ def fit(data: list[Path], epochs: int, seed: int, out: Path) -> None:
     n = len(y)
     perm = torch.randperm(n, generator=torch.Generator().manual_seed(seed))
     val, tr = perm[: n // 20], perm[n // 20 :]
-    net = IndexNet()
+    net = WideNet() if wide else IndexNet()
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     steps = epochs * (len(tr) // 256 + 1)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
@@ -121,7 +167,7 @@ def fit(data: list[Path], epochs: int, seed: int, out: Path) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(
         net,
-        torch.zeros(1, 3, 32, 32),
+        torch.zeros(1, channels, 32, 32),
         str(out),
         input_names=["x"],
         output_names=["rank", "suit", "feat"],
@@ -132,7 +178,7 @@ def fit(data: list[Path], epochs: int, seed: int, out: Path) -> None:
     print(f"wrote {out} ({out.stat().st_size} bytes)")
 
 
-def _net_class() -> type:
+def _net_class(cin: int = 3, width: int = 12) -> type:
     from torch import nn
 
     def block(cin: int, cout: int) -> nn.Sequential:
@@ -149,8 +195,8 @@ def _net_class() -> type:
         def __init__(self) -> None:
             super().__init__()
             self.body = nn.Sequential(
-                block(3, 12),
-                block(12, 24),
+                block(cin, width),
+                block(width, 24),
                 block(24, 32),
                 block(32, 48),
                 nn.Flatten(),
@@ -175,29 +221,39 @@ def IndexNet():  # type: ignore[no-untyped-def]
     return _net_class()()
 
 
+def WideNet():  # type: ignore[no-untyped-def]
+    """The patch and its wide look stacked: six channels in, a wider first layer."""
+    return _net_class(6, 16)()
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
     dp = sub.add_parser("data")
     dp.add_argument("--scenes", type=int, default=2500)
     dp.add_argument("--seed", type=int, default=31)
-    dp.add_argument("--out", type=Path, help="default: build/vision/e<seed>.npz")
+    dp.add_argument("--out", type=Path, help="default: build/vision/e<seed>.npz (w<seed>)")
+    dp.add_argument("--wide", action="store_true", help="data for the wide network")
     fp = sub.add_parser("fit")
     fp.add_argument(
         "--data",
         type=Path,
         nargs="+",
-        default=[Path(f"build/vision/e{s}.npz") for s in range(31, 37)],
-        help="npz files",
+        help="npz files (default: e31..e36, or w41 and w42 with --wide)",
     )
     fp.add_argument("--epochs", type=int, default=10)
     fp.add_argument("--seed", type=int, default=1)
-    fp.add_argument("--out", type=Path, default=MODEL_OUT)
+    fp.add_argument("--out", type=Path, help="default: the shipped second or wide network")
+    fp.add_argument("--wide", action="store_true", help="fit the wide network")
     a = p.parse_args()
-    if a.cmd == "data":
+    if a.cmd == "data" and a.wide:
+        make_wide_data(a.scenes, a.seed, a.out or Path(f"build/vision/w{a.seed}.npz"))
+    elif a.cmd == "data":
         make_data(a.scenes, a.seed, a.out or Path(f"build/vision/e{a.seed}.npz"))
     else:
-        fit(a.data, a.epochs, a.seed, a.out)
+        seeds = (41, 42) if a.wide else range(31, 37)
+        data = a.data or [Path(f"build/vision/{'w' if a.wide else 'e'}{s}.npz") for s in seeds]
+        fit(data, a.epochs, a.seed, a.out or (WIDE_OUT if a.wide else MODEL_OUT), a.wide)
 
 
 if __name__ == "__main__":

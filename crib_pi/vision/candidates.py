@@ -15,6 +15,13 @@ from crib_pi.vision.patches import color_pyramid, extract
 
 def candidates(bgr: np.ndarray) -> tuple[Frames, np.ndarray]:
     """Frames of every rank-over-suit glyph pair and their (n, P, P, 3) uint8 patches."""
+    frames, patches, _ = front_end(bgr)
+    return frames, patches
+
+
+def front_end(bgr: np.ndarray) -> tuple[Frames, np.ndarray, list[np.ndarray]]:
+    """``candidates`` and the colour pyramid they were cut from, for cutting the wide look."""
     levels = pyramid(ink_map(bgr))
     frames = pair_frames(merge_levels([find_glyphs(img, scale) for img, scale in levels]))
-    return frames, extract(color_pyramid(bgr, len(levels)), frames)
+    pyr = color_pyramid(bgr, len(levels))
+    return frames, extract(pyr, frames), pyr

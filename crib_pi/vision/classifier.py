@@ -9,11 +9,18 @@ patches; where the first finds one index-like, the second gives its own probabil
 two are averaged. Where they disagree, neither is sure, so a card one of them misreads is
 asked about instead of named. The second runs on the few index-like patches only (about 3 in
 100), so it costs little time. Embeddings come from the first, which deck profiles belong to.
+
+Averaging keeps an index cut by the edge of a card lying over it from being named (each
+network half believes it is an index), but it also doubts odd-looking whole indices that one
+network believes in and the other does not. A third network looks at the same few patches
+twice as wide (``patches.extract_wide``), the index with the card around it, and was trained
+with cut indices as its hard examples. Where it vouches that a patch is a whole index, the
+more believing of the first two is taken for index-likeness; card probabilities stay averaged.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -26,9 +33,12 @@ from crib_pi.vision.patches import normalise
 
 MODEL_NAME = "index_net.onnx"
 SECOND_NAME = "index_net_b.onnx"
+WIDE_NAME = "index_net_wide.onnx"
 #: The second network looks at a patch when the first gives it at least this index probability.
 #: Below it the average could not reach a name: naming needs 0.9 (``decide.NAME_AT``).
 SECOND_LOOK_AT = 0.3
+#: The wide network vouches for a whole index at this index probability or more.
+VOUCH_AT = 0.95
 #: Patches per forward pass; bounds memory on a Pi.
 BATCH = 256
 
@@ -72,17 +82,24 @@ def _load(path: Path) -> cv2.dnn.Net:
 class Classifier:
     """Loads the networks once and scores batches of patches.
 
-    ``paths`` replaces the shipped pair: one model alone, or a first and a second.
+    ``paths`` replaces the shipped three: one model alone, a first and a second, or a first, a
+    second and a wide one.
     """
 
     def __init__(self, paths: Sequence[Path] = ()) -> None:
-        paths = list(paths) or [model_path(), model_path(SECOND_NAME)]
-        if len(paths) > 2:
-            raise ModelError(f"at most two recognition models, not {len(paths)}")
+        paths = list(paths) or [model_path(), model_path(SECOND_NAME), model_path(WIDE_NAME)]
+        if len(paths) > 3:
+            raise ModelError(f"at most three recognition models, not {len(paths)}")
         self._nets = [_load(p) for p in paths]
 
-    def score(self, patches: np.ndarray) -> Scores:
-        """Scores for (n, P, P, 3) uint8 patches."""
+    def score(
+        self, patches: np.ndarray, wide: Callable[[np.ndarray], np.ndarray] | None = None
+    ) -> Scores:
+        """Scores for (n, P, P, 3) uint8 patches.
+
+        ``wide`` cuts the wide look for the patches at the indices it is given; without it
+        (or without a wide network) the first two networks are simply averaged.
+        """
         first = _score(self._nets[0], patches)
         if len(self._nets) == 1:
             return first
@@ -91,14 +108,24 @@ class Classifier:
         rank, suit = first.rank.copy(), first.suit.copy()
         rank[look] = (rank[look] + second.rank) / 2
         suit[look] = (suit[look] + second.suit) / 2
+        if len(self._nets) == 3 and wide is not None and look.size:
+            both = np.concatenate([normalise(patches[look]), normalise(wide(look))], axis=1)
+            vouched = _score(self._nets[2], both, ready=True).index_prob() >= VOUCH_AT
+            at = look[vouched]
+            none = np.minimum(first.rank[at, 13], second.rank[vouched, 13])
+            ranks = rank[at, :13] / np.maximum(rank[at, :13].sum(axis=1, keepdims=True), 1e-9)
+            rank[at, :13] = ranks * (1.0 - none)[:, None]
+            rank[at, 13] = none
         return Scores(rank, suit, first.feat)
 
 
-def _score(net: cv2.dnn.Net, patches: np.ndarray) -> Scores:
-    """One network's scores for (n, P, P, 3) uint8 patches."""
+def _score(net: cv2.dnn.Net, patches: np.ndarray, ready: bool = False) -> Scores:
+    """One network's scores for (n, P, P, 3) uint8 patches, or (n, C, P, P) network input
+    when ``ready``."""
     outs: list[list[np.ndarray]] = [[], [], []]
     for i in range(0, len(patches), BATCH):
-        net.setInput(normalise(patches[i : i + BATCH]))
+        batch = patches[i : i + BATCH]
+        net.setInput(np.ascontiguousarray(batch) if ready else normalise(batch))
         got = net.forward(["rank", "suit", "feat"])
         for lst, arr in zip(outs, got, strict=True):
             lst.append(np.asarray(arr, np.float32).reshape(len(patches[i : i + BATCH]), -1))

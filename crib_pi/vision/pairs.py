@@ -43,6 +43,12 @@ class Frames:
         e = np.zeros((0,), np.float32)
         return Frames(z, z.copy(), e, e.copy(), np.zeros((0, 2), np.int32))
 
+    def take(self, idx: np.ndarray) -> Frames:
+        """The frames at ``idx``, in that order."""
+        return Frames(
+            self.centers[idx], self.downs[idx], self.sides[idx], self.gaps[idx], self.glyphs[idx]
+        )
+
     def corners(self) -> np.ndarray:
         """(n, 4, 2) patch corners in image pixels: top-left, top-right, bottom-right, bottom-left.
 

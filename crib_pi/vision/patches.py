@@ -13,6 +13,10 @@ from crib_pi.vision.pairs import Frames
 
 #: Classifier input side in pixels.
 PATCH = 32
+#: The wide look (``extract_wide``): the frame twice as wide, moved up and left by these shares
+#: of its side, toward the corner of the card, whose edge and blank margin then show.
+WIDE_SPAN = 2.0
+WIDE_SHIFT = (-0.15, -0.15)
 
 
 def color_pyramid(bgr: np.ndarray, levels: int) -> list[np.ndarray]:
@@ -23,18 +27,30 @@ def color_pyramid(bgr: np.ndarray, levels: int) -> list[np.ndarray]:
     return out
 
 
-def extract(pyr: list[np.ndarray], frames: Frames) -> np.ndarray:
-    """(n, PATCH, PATCH, 3) uint8 patches, index upright (rank above suit)."""
+def extract(
+    pyr: list[np.ndarray],
+    frames: Frames,
+    span: float = 1.0,
+    shift: tuple[float, float] = (0.0, 0.0),
+) -> np.ndarray:
+    """(n, PATCH, PATCH, 3) uint8 patches, index upright (rank above suit).
+
+    ``span`` widens each frame about its centre and ``shift`` moves it (right, down in the
+    index's own frame), both in frame sides.
+    """
     n = len(frames)
     out = np.zeros((n, PATCH, PATCH, 3), np.uint8)
     for i in range(n):
-        side = float(frames.sides[i])
+        side = float(frames.sides[i]) * span
         lvl = 0
         while lvl + 1 < len(pyr) and side / (2 ** (lvl + 1)) >= PATCH:
             lvl += 1
         sc = 2.0**lvl
-        cx, cy = frames.centers[i] / sc - (sc - 1.0) / (2.0 * sc)
         dx, dy = frames.downs[i]
+        move = float(frames.sides[i]) * (
+            shift[0] * np.array([dy, -dx]) + shift[1] * np.array([dx, dy])
+        )
+        cx, cy = (frames.centers[i] + move) / sc - (sc - 1.0) / (2.0 * sc)
         k = (side / sc) / PATCH  # level pixels per patch pixel
         # patch (u, v) -> level: centre + (u - P/2) * k * right + (v - P/2) * k * down
         rx, ry = dy, -dx  # "right": down turned a quarter anticlockwise on screen
@@ -53,6 +69,11 @@ def extract(pyr: list[np.ndarray], frames: Frames) -> np.ndarray:
             borderMode=cv2.BORDER_REPLICATE,
         )
     return out
+
+
+def extract_wide(pyr: list[np.ndarray], frames: Frames) -> np.ndarray:
+    """The wide look at each frame: the index small, with the card around it."""
+    return extract(pyr, frames, WIDE_SPAN, WIDE_SHIFT)
 
 
 def normalise(patches: np.ndarray) -> np.ndarray:

@@ -8,10 +8,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from crib_pi.vision.candidates import candidates
+from crib_pi.vision.candidates import front_end
 from crib_pi.vision.classifier import Classifier
 from crib_pi.vision.decide import decide
 from crib_pi.vision.errors import ImageReadError
+from crib_pi.vision.patches import extract_wide
 from crib_pi.vision.profile import DeckProfile
 from crib_pi.vision.reads import Recognition
 
@@ -29,8 +30,8 @@ class Recognizer:
             bgr = cv2.cvtColor(bgr, cv2.COLOR_GRAY2BGR)
         elif bgr.shape[2] == 4:
             bgr = cv2.cvtColor(bgr, cv2.COLOR_BGRA2BGR)
-        frames, patches = candidates(bgr)
-        scores = self.classifier.score(patches)
+        frames, patches, pyr = front_end(bgr)
+        scores = self.classifier.score(patches, lambda idx: extract_wide(pyr, frames.take(idx)))
         if self.profile is not None:
             scores = self.profile.adjust(scores)
         return decide(frames, scores)

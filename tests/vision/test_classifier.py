@@ -1,4 +1,5 @@
-"""The shipped pair of networks: the second's word is averaged in where the first sees an index."""
+"""The shipped networks: the second's word is averaged in where the first sees an index, and
+the wide one's vouching lets the more believing of the two judge index-likeness."""
 
 from __future__ import annotations
 
@@ -10,9 +11,19 @@ import pytest
 
 from crib_pi.cards import Card
 from crib_pi.session.faces import plain_face
-from crib_pi.vision.candidates import candidates
-from crib_pi.vision.classifier import SECOND_LOOK_AT, SECOND_NAME, Classifier, model_path
+from crib_pi.vision.candidates import candidates, front_end
+from crib_pi.vision.classifier import (
+    SECOND_LOOK_AT,
+    SECOND_NAME,
+    VOUCH_AT,
+    WIDE_NAME,
+    Classifier,
+    _load,
+    _score,
+    model_path,
+)
 from crib_pi.vision.errors import ModelError
+from crib_pi.vision.patches import extract_wide, normalise
 
 
 def three_cards_on_a_table() -> np.ndarray:
@@ -37,6 +48,33 @@ def test_the_second_network_is_averaged_in_on_index_like_patches_only() -> None:
     np.testing.assert_array_equal(pair.feat, first.feat)
 
 
+def test_where_the_wide_network_vouches_the_more_believing_network_judges_index_likeness() -> None:
+    frames, patches, pyr = front_end(three_cards_on_a_table())
+    first = Classifier([model_path()]).score(patches)
+    second = Classifier([model_path(SECOND_NAME)]).score(patches)
+    plain = Classifier().score(patches)
+    seen: list[np.ndarray] = []
+
+    def wide(idx: np.ndarray) -> np.ndarray:
+        seen.append(idx)
+        return extract_wide(pyr, frames.take(idx))
+
+    got = Classifier().score(patches, wide)
+    look = np.flatnonzero(first.index_prob() >= SECOND_LOOK_AT)
+    np.testing.assert_array_equal(seen[0], look)  # the wide look is cut for these only
+    both = np.concatenate([normalise(patches[look]), normalise(wide(look))], axis=1)
+    vouched = _score(_load(model_path(WIDE_NAME)), both, ready=True).index_prob() >= VOUCH_AT
+    at, rest = look[vouched], look[~vouched]
+    assert at.size >= 3  # the three clear indices at least
+    believed = np.maximum(first.index_prob()[at], second.index_prob()[at])
+    np.testing.assert_allclose(got.index_prob()[at], believed, atol=1e-6)
+    assert (got.index_prob()[at] >= plain.index_prob()[at] - 1e-6).all()
+    # which card it is stays the pair's average, and nothing else changes
+    np.testing.assert_allclose(got.card_probs()[at], plain.card_probs()[at], atol=1e-5)
+    np.testing.assert_array_equal(got.rank[rest], plain.rank[rest])
+    np.testing.assert_array_equal(got.suit, plain.suit)
+
+
 def test_a_missing_or_broken_model_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ModelError, match=r"missing.*nope\.onnx"):
         Classifier([tmp_path / "nope.onnx"])
@@ -44,5 +82,5 @@ def test_a_missing_or_broken_model_is_a_clear_error(tmp_path: Path) -> None:
     bad.write_bytes(b"not a network")
     with pytest.raises(ModelError, match=r"does not load.*bad\.onnx"):
         Classifier([bad])
-    with pytest.raises(ModelError, match="at most two"):
-        Classifier([model_path()] * 3)
+    with pytest.raises(ModelError, match="at most three"):
+        Classifier([model_path()] * 4)

@@ -9,7 +9,16 @@ cv2 = pytest.importorskip("cv2")
 
 from crib_pi.vision.candidates import candidates  # noqa: E402
 from crib_pi.vision.glyphs import find_glyphs, ink_map  # noqa: E402
-from crib_pi.vision.patches import PATCH, normalise  # noqa: E402
+from crib_pi.vision.pairs import Frames  # noqa: E402
+from crib_pi.vision.patches import (  # noqa: E402
+    PATCH,
+    WIDE_SHIFT,
+    WIDE_SPAN,
+    color_pyramid,
+    extract,
+    extract_wide,
+    normalise,
+)
 
 
 def draw_upright_index(
@@ -108,3 +117,24 @@ def test_an_index_touching_a_grey_border_line_is_found() -> None:
     cv2.line(img, (121, 60), (121, 340), (150, 150, 150), 2)
     cv2.line(img, (60, 112), (340, 112), (150, 150, 150), 2)
     assert_an_upright_index_is_found(img)
+
+
+def test_the_wide_look_shows_the_index_at_half_size_nearer_the_far_corner() -> None:
+    img = np.full((400, 400, 3), 255, np.uint8)
+    img[190:211, 190:211] = 0  # a 21 px "index" at (200, 200)
+    frames = Frames(
+        np.array([[200.0, 200.0]]),
+        np.array([[0.0, 1.0]]),
+        np.array([42.0]),
+        np.array([10.0]),
+        np.zeros((1, 2), np.int32),
+    )
+    pyr = color_pyramid(img, 4)
+    near = np.argwhere(extract(pyr, frames)[0, :, :, 0] < 128)
+    far = np.argwhere(extract_wide(pyr, frames)[0, :, :, 0] < 128)
+    side = lambda pts: pts.max(axis=0) - pts.min(axis=0) + 1  # noqa: E731
+    np.testing.assert_allclose(side(far), side(near) / WIDE_SPAN, atol=1.5)
+    # moved up and left toward the card corner, so the index sits right of and below centre
+    mid = (PATCH - 1) / 2
+    expect = mid - np.array(WIDE_SHIFT) * PATCH / WIDE_SPAN
+    np.testing.assert_allclose(far.mean(axis=0)[::-1], expect, atol=1.0)
