@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from crib_pi.vision.candidates import candidates, front_end
+from crib_pi.vision.candidates import front_end
 from crib_pi.vision.classifier import Classifier, model_path
 from crib_pi.vision.patches import extract_wide
 from crib_pi.vision.synth.decks import deck_names, load_deck, plain_deck
@@ -51,57 +51,43 @@ SETTINGS = (
 PLAIN_WEIGHT = 5
 
 
-def make_data(scenes: int, seed: int, out: Path) -> None:
+def make_data(scenes: int, seed: int, out: Path, wide: bool = False) -> None:
+    """Patches and labels; with ``wide``, the wide network's sampling and each wide look too."""
     rng = np.random.default_rng(seed)
     decks = [load_deck(n) for n in deck_names()] + [plain_deck()] * PLAIN_WEIGHT
-    xs, ys = [], []
-    t0 = time.time()
-    for i in range(scenes):
-        size, widths, on_mat = SETTINGS[int(rng.integers(0, len(SETTINGS)))]
-        scene = make_scene(rng, decks, size=size, card_width=widths, n_cards=(2, 12), on_mat=on_mat)
-        frames, patches = candidates(scene.image)
-        lab = label_frames(scene, frames)
-        pos = np.flatnonzero((lab >= 0) & (lab != NONE))
-        neg = np.flatnonzero(lab == NONE)  # IGNORE (-1) frames are left out
-        take = min(neg.size, max(40, 3 * pos.size))
-        neg = rng.choice(neg, take, replace=False) if take else neg[:0]
-        keep = np.concatenate([pos, neg])
-        xs.append(patches[keep])
-        ys.append(lab[keep])
-        if i % 200 == 0:
-            n = sum(len(y) for y in ys)
-            p = sum(int((y != NONE).sum()) for y in ys)
-            print(f"scene {i}: {n} patches, {p} cards, {time.time() - t0:.0f}s", flush=True)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(out, x=np.concatenate(xs), y=np.concatenate(ys))
-
-
-def make_wide_data(scenes: int, seed: int, out: Path) -> None:
-    rng = np.random.default_rng(seed)
-    decks = [load_deck(n) for n in deck_names()] + [plain_deck()] * PLAIN_WEIGHT
-    first = Classifier([model_path()])
+    first = Classifier([model_path()]) if wide else None
     xs, ws, ys = [], [], []
     t0 = time.time()
     for i in range(scenes):
         size, widths, on_mat = SETTINGS[int(rng.integers(0, len(SETTINGS)))]
         scene = make_scene(rng, decks, size=size, card_width=widths, n_cards=(2, 12), on_mat=on_mat)
         frames, patches, pyr = front_end(scene.image)
-        p_index = first.score(patches).index_prob()
         lab = label_frames(scene, frames)
         pos = np.flatnonzero((lab >= 0) & (lab != NONE))
-        hard = np.flatnonzero((lab == NONE) & (p_index >= HARD_AT))
-        easy = np.flatnonzero((lab == NONE) & (p_index < HARD_AT))
-        take = min(easy.size, max(10, pos.size))
-        easy = rng.choice(easy, take, replace=False) if take else easy[:0]
-        keep = np.concatenate([pos, hard, easy])
+        if first is None:
+            neg = np.flatnonzero(lab == NONE)  # IGNORE (-1) frames are left out
+            take = min(neg.size, max(40, 3 * pos.size))
+            hard = neg[:0]
+        else:
+            p_index = first.score(patches).index_prob()
+            hard = np.flatnonzero((lab == NONE) & (p_index >= HARD_AT))
+            neg = np.flatnonzero((lab == NONE) & (p_index < HARD_AT))
+            take = min(neg.size, max(10, pos.size))
+        neg = rng.choice(neg, take, replace=False) if take else neg[:0]
+        keep = np.concatenate([pos, hard, neg])
         xs.append(patches[keep])
-        ws.append(extract_wide(pyr, frames.take(keep)))
         ys.append(lab[keep])
+        if wide:
+            ws.append(extract_wide(pyr, frames.take(keep)))
         if i % 200 == 0:
             n = sum(len(y) for y in ys)
-            print(f"scene {i}: {n} patches, {time.time() - t0:.0f}s", flush=True)
+            p = sum(int((y != NONE).sum()) for y in ys)
+            print(f"scene {i}: {n} patches, {p} cards, {time.time() - t0:.0f}s", flush=True)
     out.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(out, x=np.concatenate(xs), w=np.concatenate(ws), y=np.concatenate(ys))
+    arrays = {"x": np.concatenate(xs), "y": np.concatenate(ys)}
+    if wide:
+        arrays["w"] = np.concatenate(ws)
+    np.savez_compressed(out, **arrays)
 
 
 def fit(data: list[Path], epochs: int, seed: int, out: Path, wide: bool = False) -> None:
@@ -246,10 +232,9 @@ def main() -> None:
     fp.add_argument("--out", type=Path, help="default: the shipped second or wide network")
     fp.add_argument("--wide", action="store_true", help="fit the wide network")
     a = p.parse_args()
-    if a.cmd == "data" and a.wide:
-        make_wide_data(a.scenes, a.seed, a.out or Path(f"build/vision/w{a.seed}.npz"))
-    elif a.cmd == "data":
-        make_data(a.scenes, a.seed, a.out or Path(f"build/vision/e{a.seed}.npz"))
+    if a.cmd == "data":
+        name = f"{'w' if a.wide else 'e'}{a.seed}.npz"
+        make_data(a.scenes, a.seed, a.out or Path("build/vision") / name, a.wide)
     else:
         seeds = (41, 42) if a.wide else range(31, 37)
         data = a.data or [Path(f"build/vision/{'w' if a.wide else 'e'}{s}.npz") for s in seeds]

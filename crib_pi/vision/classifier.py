@@ -109,8 +109,7 @@ class Classifier:
         rank[look] = (rank[look] + second.rank) / 2
         suit[look] = (suit[look] + second.suit) / 2
         if len(self._nets) == 3 and wide is not None and look.size:
-            both = np.concatenate([normalise(patches[look]), normalise(wide(look))], axis=1)
-            vouched = _score(self._nets[2], both, ready=True).index_prob() >= VOUCH_AT
+            vouched = _score(self._nets[2], patches[look], wide(look)).index_prob() >= VOUCH_AT
             at = look[vouched]
             none = np.minimum(first.rank[at, 13], second.rank[vouched, 13])
             ranks = rank[at, :13] / np.maximum(rank[at, :13].sum(axis=1, keepdims=True), 1e-9)
@@ -119,13 +118,15 @@ class Classifier:
         return Scores(rank, suit, first.feat)
 
 
-def _score(net: cv2.dnn.Net, patches: np.ndarray, ready: bool = False) -> Scores:
-    """One network's scores for (n, P, P, 3) uint8 patches, or (n, C, P, P) network input
-    when ``ready``."""
+def _score(net: cv2.dnn.Net, patches: np.ndarray, wide: np.ndarray | None = None) -> Scores:
+    """One network's scores for (n, P, P, 3) uint8 patches; the wide network also takes each
+    patch's wide look, stacked after it channel by channel."""
     outs: list[list[np.ndarray]] = [[], [], []]
     for i in range(0, len(patches), BATCH):
-        batch = patches[i : i + BATCH]
-        net.setInput(np.ascontiguousarray(batch) if ready else normalise(batch))
+        x = normalise(patches[i : i + BATCH])
+        if wide is not None:
+            x = np.concatenate([x, normalise(wide[i : i + BATCH])], axis=1)
+        net.setInput(x)
         got = net.forward(["rank", "suit", "feat"])
         for lst, arr in zip(outs, got, strict=True):
             lst.append(np.asarray(arr, np.float32).reshape(len(patches[i : i + BATCH]), -1))

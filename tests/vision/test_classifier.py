@@ -23,7 +23,7 @@ from crib_pi.vision.classifier import (
     model_path,
 )
 from crib_pi.vision.errors import ModelError
-from crib_pi.vision.patches import extract_wide, normalise
+from crib_pi.vision.patches import extract_wide
 
 
 def three_cards_on_a_table() -> np.ndarray:
@@ -62,8 +62,8 @@ def test_where_the_wide_network_vouches_the_more_believing_network_judges_index_
     got = Classifier().score(patches, wide)
     look = np.flatnonzero(first.index_prob() >= SECOND_LOOK_AT)
     np.testing.assert_array_equal(seen[0], look)  # the wide look is cut for these only
-    both = np.concatenate([normalise(patches[look]), normalise(wide(look))], axis=1)
-    vouched = _score(_load(model_path(WIDE_NAME)), both, ready=True).index_prob() >= VOUCH_AT
+    wide_net = _load(model_path(WIDE_NAME))
+    vouched = _score(wide_net, patches[look], wide(look)).index_prob() >= VOUCH_AT
     at, rest = look[vouched], look[~vouched]
     assert at.size >= 3  # the three clear indices at least
     believed = np.maximum(first.index_prob()[at], second.index_prob()[at])
