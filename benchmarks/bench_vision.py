@@ -87,7 +87,7 @@ def bench_real(rec: Recognizer, verbose: bool) -> None:
 def bench_synthetic(rec: Recognizer, count: int, seed: int, on_mat: bool = False) -> list[float]:
     from crib_pi.vision.synth.decks import available, deck_names, load_deck, plain_deck
     from crib_pi.vision.synth.labels import readable_cards, unindexed_cards
-    from crib_pi.vision.synth.scenes import LAYOUTS, make_scene
+    from crib_pi.vision.synth.scenes import LAYOUTS, product_scene
 
     if not available():
         print("synthetic: gnome-cards-data or rsvg-convert missing, skipped")
@@ -100,18 +100,7 @@ def bench_synthetic(rec: Recognizer, count: int, seed: int, on_mat: bool = False
     for i in range(count):
         layout = LAYOUTS[i % len(LAYOUTS)]
         plain = on_mat and i % 2 == 1  # on the mat, every other scene uses the demo's deck
-        scene = make_scene(
-            rng,
-            [plain_deck()] if plain else decks,
-            size=(1280, 720),
-            card_width=(150.0, 250.0),
-            n_cards=(8, 8),
-            layout=layout,
-            tilt=0.05,
-            degrade=0.5,
-            clutter_count=(0, 2),
-            on_mat=on_mat,
-        )
+        scene = product_scene(rng, [plain_deck()] if plain else decks, layout, on_mat)
         t0 = time.perf_counter()
         res = rec.read(scene.image)
         times.append(time.perf_counter() - t0)

@@ -31,7 +31,7 @@ from crib_pi.vision.classifier import Classifier, model_path
 from crib_pi.vision.patches import extract_wide
 from crib_pi.vision.synth.decks import deck_names, load_deck, plain_deck
 from crib_pi.vision.synth.labels import NONE, label_frames
-from crib_pi.vision.synth.scenes import make_scene
+from crib_pi.vision.synth.scenes import LAYOUTS, make_scene
 
 #: ``fit`` writes the second of the shipped networks (see ``crib_pi.vision.classifier``).
 MODEL_OUT = Path(__file__).resolve().parents[1] / "crib_pi" / "data" / "index_net_b.onnx"
@@ -51,8 +51,13 @@ SETTINGS = (
 PLAIN_WEIGHT = 5
 
 
-def make_data(scenes: int, seed: int, out: Path, wide: bool = False) -> None:
-    """Patches and labels; with ``wide``, the wide network's sampling and each wide look too."""
+def make_data(
+    scenes: int, seed: int, out: Path, wide: bool = False, layout: str | None = None
+) -> None:
+    """Patches and labels; with ``wide``, the wide network's sampling and each wide look too.
+
+    ``layout`` makes every scene that layout (a fanned hand, say) instead of any at random.
+    """
     rng = np.random.default_rng(seed)
     decks = [load_deck(n) for n in deck_names()] + [plain_deck()] * PLAIN_WEIGHT
     first = Classifier([model_path()]) if wide else None
@@ -60,7 +65,9 @@ def make_data(scenes: int, seed: int, out: Path, wide: bool = False) -> None:
     t0 = time.time()
     for i in range(scenes):
         size, widths, on_mat = SETTINGS[int(rng.integers(0, len(SETTINGS)))]
-        scene = make_scene(rng, decks, size=size, card_width=widths, n_cards=(2, 12), on_mat=on_mat)
+        scene = make_scene(
+            rng, decks, size=size, card_width=widths, n_cards=(2, 12), on_mat=on_mat, layout=layout
+        )
         frames, patches, pyr = front_end(scene.image)
         lab = label_frames(scene, frames)
         pos = np.flatnonzero((lab >= 0) & (lab != NONE))
@@ -220,6 +227,7 @@ def main() -> None:
     dp.add_argument("--seed", type=int, default=31)
     dp.add_argument("--out", type=Path, help="default: build/vision/e<seed>.npz (w<seed>)")
     dp.add_argument("--wide", action="store_true", help="data for the wide network")
+    dp.add_argument("--layout", choices=LAYOUTS, help="every scene this layout (default: any)")
     fp = sub.add_parser("fit")
     fp.add_argument(
         "--data",
@@ -234,7 +242,7 @@ def main() -> None:
     a = p.parse_args()
     if a.cmd == "data":
         name = f"{'w' if a.wide else 'e'}{a.seed}.npz"
-        make_data(a.scenes, a.seed, a.out or Path("build/vision") / name, a.wide)
+        make_data(a.scenes, a.seed, a.out or Path("build/vision") / name, a.wide, a.layout)
     else:
         seeds = (41, 42) if a.wide else range(31, 37)
         data = a.data or [Path(f"build/vision/{'w' if a.wide else 'e'}{s}.npz") for s in seeds]

@@ -15,7 +15,10 @@ network half believes it is an index), but it also doubts odd-looking whole indi
 network believes in and the other does not. A third network looks at the same few patches
 twice as wide (``patches.extract_wide``), the index with the card around it, and was trained
 with cut indices as its hard examples. Where it vouches that a patch is a whole index, the
-more believing of the first two is taken for index-likeness; card probabilities stay averaged.
+most believing of the three is taken for index-likeness. Card probabilities stay the pair's
+average, except where that average is not sure enough to name a card: there the three vote
+(per rank and per suit, the middle of their three probabilities), so a card two of them are
+sure of wins over the third's doubt. A read the pair is already sure of is never unsettled.
 """
 
 from __future__ import annotations
@@ -39,6 +42,9 @@ WIDE_NAME = "index_net_wide.onnx"
 SECOND_LOOK_AT = 0.3
 #: The wide network vouches for a whole index at this index probability or more.
 VOUCH_AT = 0.95
+#: The three networks vote on the card where the pair's read is below this: the probability
+#: ``decide`` names a card at (``decide.NAME_AT``; decide imports this module, not the reverse).
+UNSURE_BELOW = 0.9
 #: Patches per forward pass; bounds memory on a Pi.
 BATCH = 256
 
@@ -56,8 +62,7 @@ class Scores:
         """(n, 52) probability of each card given that the patch is an index."""
         if self.cards is not None:
             return self.cards
-        r = self.rank[:, :13]
-        r = r / np.maximum(r.sum(axis=1, keepdims=True), 1e-9)
+        r = _given_index(self.rank)
         # Card.index = suit * 13 + rank - 1
         return np.asarray((self.suit[:, :, None] * r[:, None, :]).reshape(-1, 52), np.float32)
 
@@ -101,21 +106,57 @@ class Classifier:
         (or without a wide network) the first two networks are simply averaged.
         """
         first = _score(self._nets[0], patches)
-        if len(self._nets) == 1:
-            return first
+        return first if len(self._nets) == 1 else self.second_look(first, patches, wide)
+
+    def second_look(
+        self,
+        first: Scores,
+        patches: np.ndarray,
+        wide: Callable[[np.ndarray], np.ndarray] | None = None,
+    ) -> Scores:
+        """The later networks' say, given the first network's ``first`` scores of ``patches``.
+
+        Only the patches the first finds at least ``SECOND_LOOK_AT`` index-like are looked at,
+        so the rest of ``patches`` may be left blank (``tools/calibrate_vision.py`` does that).
+        """
         look = np.flatnonzero(first.index_prob() >= SECOND_LOOK_AT)
+        mine = Scores(first.rank[look], first.suit[look], first.feat[look])
         second = _score(self._nets[1], patches[look])
         rank, suit = first.rank.copy(), first.suit.copy()
-        rank[look] = (rank[look] + second.rank) / 2
-        suit[look] = (suit[look] + second.suit) / 2
         if len(self._nets) == 3 and wide is not None and look.size:
-            vouched = _score(self._nets[2], patches[look], wide(look)).index_prob() >= VOUCH_AT
-            at = look[vouched]
-            none = np.minimum(first.rank[at, 13], second.rank[vouched, 13])
-            ranks = rank[at, :13] / np.maximum(rank[at, :13].sum(axis=1, keepdims=True), 1e-9)
-            rank[at, :13] = ranks * (1.0 - none)[:, None]
-            rank[at, 13] = none
+            third = _score(self._nets[2], patches[look], wide(look))
+            rank[look], suit[look] = _three(mine, second, third)
+        else:
+            rank[look] = (mine.rank + second.rank) / 2
+            suit[look] = (mine.suit + second.suit) / 2
         return Scores(rank, suit, first.feat)
+
+
+def _three(first: Scores, second: Scores, third: Scores) -> tuple[np.ndarray, np.ndarray]:
+    """Rank and suit from the first two networks' average, with the wide network heard."""
+    pair = Scores((first.rank + second.rank) / 2, (first.suit + second.suit) / 2, first.feat)
+    # A whole index vouched for: the most believing network judges index-likeness.
+    at = third.index_prob() >= VOUCH_AT
+    none = pair.rank[:, 13].copy()
+    none[at] = np.minimum.reduce([first.rank[at, 13], second.rank[at, 13], third.rank[at, 13]])
+    # A close call the pair still cannot name: the three vote, each rank and suit taking the
+    # middle of their three probabilities, so a card two of them are sure of wins.
+    unsure = pair.card_probs().max(axis=1) * (1.0 - none) < UNSURE_BELOW
+    ranks, suit = _given_index(pair.rank), pair.suit.copy()
+    ranks[unsure] = _middle(*(_given_index(s.rank[unsure]) for s in (first, second, third)))
+    suit[unsure] = _middle(*(s.suit[unsure] for s in (first, second, third)))
+    return np.concatenate([ranks * (1.0 - none)[:, None], none[:, None]], axis=1), suit
+
+
+def _given_index(rank: np.ndarray) -> np.ndarray:
+    """(n, 13) rank probabilities given that the patch is an index."""
+    return np.asarray(rank[:, :13] / np.maximum(rank[:, :13].sum(axis=1, keepdims=True), 1e-9))
+
+
+def _middle(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """Per class, the middle of three networks' probabilities, summing to one again."""
+    mid = np.median(np.stack([a, b, c]), axis=0)
+    return np.asarray(mid / np.maximum(mid.sum(axis=1, keepdims=True), 1e-9), np.float32)
 
 
 def _score(net: cv2.dnn.Net, patches: np.ndarray, wide: np.ndarray | None = None) -> Scores:

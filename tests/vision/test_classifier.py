@@ -1,5 +1,6 @@
-"""The shipped networks: the second's word is averaged in where the first sees an index, and
-the wide one's vouching lets the more believing of the two judge index-likeness."""
+"""The shipped networks: the second's word is averaged in where the first sees an index; the
+wide one's vouching lets the most believing judge index-likeness, and where the pair cannot
+name a card the three vote."""
 
 from __future__ import annotations
 
@@ -11,15 +12,19 @@ import pytest
 
 from crib_pi.cards import Card
 from crib_pi.session.faces import plain_face
+from crib_pi.vision import decide
 from crib_pi.vision.candidates import candidates, front_end
 from crib_pi.vision.classifier import (
     SECOND_LOOK_AT,
     SECOND_NAME,
+    UNSURE_BELOW,
     VOUCH_AT,
     WIDE_NAME,
     Classifier,
+    Scores,
     _load,
     _score,
+    _three,
     model_path,
 )
 from crib_pi.vision.errors import ModelError
@@ -48,7 +53,7 @@ def test_the_second_network_is_averaged_in_on_index_like_patches_only() -> None:
     np.testing.assert_array_equal(pair.feat, first.feat)
 
 
-def test_where_the_wide_network_vouches_the_more_believing_network_judges_index_likeness() -> None:
+def test_where_the_wide_network_vouches_the_most_believing_network_judges_index_likeness() -> None:
     frames, patches, pyr = front_end(three_cards_on_a_table())
     first = Classifier([model_path()]).score(patches)
     second = Classifier([model_path(SECOND_NAME)]).score(patches)
@@ -62,17 +67,71 @@ def test_where_the_wide_network_vouches_the_more_believing_network_judges_index_
     got = Classifier().score(patches, wide)
     look = np.flatnonzero(first.index_prob() >= SECOND_LOOK_AT)
     np.testing.assert_array_equal(seen[0], look)  # the wide look is cut for these only
-    wide_net = _load(model_path(WIDE_NAME))
-    vouched = _score(wide_net, patches[look], wide(look)).index_prob() >= VOUCH_AT
+    third = _score(_load(model_path(WIDE_NAME)), patches[look], wide(look))
+    vouched = third.index_prob() >= VOUCH_AT
     at, rest = look[vouched], look[~vouched]
     assert at.size >= 3  # the three clear indices at least
-    believed = np.maximum(first.index_prob()[at], second.index_prob()[at])
+    believed = np.maximum.reduce(
+        [first.index_prob()[at], second.index_prob()[at], third.index_prob()[vouched]]
+    )
     np.testing.assert_allclose(got.index_prob()[at], believed, atol=1e-6)
-    assert (got.index_prob()[at] >= plain.index_prob()[at] - 1e-6).all()
-    # which card it is stays the pair's average, and nothing else changes
-    np.testing.assert_allclose(got.card_probs()[at], plain.card_probs()[at], atol=1e-5)
-    np.testing.assert_array_equal(got.rank[rest], plain.rank[rest])
-    np.testing.assert_array_equal(got.suit, plain.suit)
+    np.testing.assert_allclose(got.index_prob()[rest], plain.index_prob()[rest], atol=1e-6)
+    # a read the pair is sure of keeps the pair's card probabilities
+    sure = look[plain.card_probs()[look].max(axis=1) * got.index_prob()[look] >= UNSURE_BELOW]
+    assert sure.size >= 3
+    np.testing.assert_allclose(got.card_probs()[sure], plain.card_probs()[sure], atol=1e-5)
+    # patches the second network does not look at are the first's alone
+    away = np.setdiff1d(np.arange(len(patches)), look)
+    np.testing.assert_array_equal(got.rank[away], first.rank[away])
+    np.testing.assert_array_equal(got.suit[away], first.suit[away])
+
+
+def _one(rank: int | None, suit: int, sure: float, index: float = 0.99) -> Scores:
+    """One network's scores for one patch: ``sure`` on a rank (0 = ace) and a suit."""
+    r = np.full((1, 14), 0.0, np.float32)
+    r[0, :13] = (1.0 - sure) / 12
+    if rank is not None:
+        r[0, rank] = sure
+    r[0, :13] *= index / r[0, :13].sum()
+    r[0, 13] = 1.0 - index
+    s = np.full((1, 4), (1.0 - sure) / 3, np.float32)
+    s[0, suit] = sure
+    return Scores(r, s, np.zeros((1, 96), np.float32))
+
+
+def _card(rank: np.ndarray, suit: np.ndarray) -> tuple[Card, float]:
+    probs = Scores(rank, suit, np.zeros((1, 0), np.float32))
+    p = probs.card_probs()[0] * probs.index_prob()[0]
+    return Card.from_index(int(np.argmax(p))), float(p.max())
+
+
+def test_a_card_two_of_the_three_networks_are_sure_of_wins_a_close_call() -> None:
+    nine, queen, hearts, diamonds = 8, 11, 2, 1
+    assert UNSURE_BELOW == decide.NAME_AT
+    # the first reads 9H, the second QH: the pair alone cannot name it
+    first, second = _one(nine, hearts, 0.99), _one(queen, hearts, 0.9)
+    assert _card((first.rank + second.rank) / 2, (first.suit + second.suit) / 2)[1] < 0.6
+    assert _card(*_three(first, second, _one(None, hearts, 0.5)))[1] < decide.NAME_AT
+    card, p = _card(
+        *_three(_one(nine, hearts, 0.99), _one(queen, hearts, 0.9), _one(nine, hearts, 0.99))
+    )
+    assert card == Card.parse("9H") and p >= decide.NAME_AT
+    # one network alone cannot carry a card against two
+    card, p = _card(
+        *_three(_one(nine, hearts, 0.99), _one(queen, diamonds, 0.9), _one(queen, hearts, 0.5))
+    )
+    assert p < decide.NAME_AT
+    # a read the pair is sure of is not unsettled by the wide network's doubt
+    sure = _three(_one(nine, hearts, 0.99), _one(nine, hearts, 0.98), _one(queen, diamonds, 0.99))
+    assert _card(*sure)[0] == Card.parse("9H") and _card(*sure)[1] >= decide.NAME_AT
+
+
+def test_a_whole_index_the_wide_network_vouches_for_is_judged_by_the_most_believing() -> None:
+    first, second = _one(5, 2, 0.999, index=0.75), _one(5, 2, 0.999, index=0.45)
+    vouching = _three(first, second, _one(5, 2, 0.999, index=0.999))
+    assert _card(*vouching)[0] == Card.parse("6H") and _card(*vouching)[1] >= decide.NAME_AT
+    doubting = _three(first, second, _one(5, 2, 0.999, index=0.9))
+    assert 1.0 - doubting[0][0, 13] == pytest.approx(0.6, abs=1e-5)  # the pair's average
 
 
 def test_a_missing_or_broken_model_is_a_clear_error(tmp_path: Path) -> None:

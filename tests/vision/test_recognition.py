@@ -10,7 +10,7 @@ from crib_pi.cards import Card
 from crib_pi.vision.recognizer import Recognizer, load_image
 from crib_pi.vision.synth.decks import Deck
 from crib_pi.vision.synth.labels import readable_cards
-from crib_pi.vision.synth.scenes import LAYOUTS, make_scene
+from crib_pi.vision.synth.scenes import LAYOUTS, make_scene, product_scene
 from tests.conftest import shared_path
 
 
@@ -20,17 +20,7 @@ def test_product_geometry_scenes_read_without_wrong_cards(
     rng = np.random.default_rng(424242)
     right = truth_n = wrong = 0
     for i in range(8):
-        scene = make_scene(
-            rng,
-            decks,
-            size=(1280, 720),
-            card_width=(150.0, 250.0),
-            n_cards=(8, 8),
-            layout=LAYOUTS[i % 4],
-            tilt=0.05,
-            degrade=0.5,
-            clutter_count=(0, 2),
-        )
+        scene = product_scene(rng, decks, LAYOUTS[i % 4])
         res = recognizer.read(scene.image)
         truth = {Card.from_index(c) for c in readable_cards(scene)}
         named = {r.card for r in res.cards}

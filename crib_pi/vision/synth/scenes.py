@@ -140,6 +140,24 @@ def make_scene(
     return scene
 
 
+def product_scene(rng: Rng, decks: list[Deck], layout: str, on_mat: bool = False) -> Scene:
+    """A scene at the product's geometry: a 1280x720 frame from a camera above the table, eight
+    cards 150 to 250 px wide, a slight tilt, moderate damage and little clutter. The benchmark
+    and the calibration tool both draw these, so their figures speak of the same scenes."""
+    return make_scene(
+        rng,
+        decks,
+        size=(1280, 720),
+        card_width=(150.0, 250.0),
+        n_cards=(8, 8),
+        layout=layout,
+        tilt=0.05,
+        degrade=0.5,
+        clutter_count=(0, 2),
+        on_mat=on_mat,
+    )
+
+
 def _tilt(rng: Rng, w: int, h: int, amount: float) -> np.ndarray:
     src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     jitter = rng.uniform(-amount, amount, (4, 2)) * [w, h] * 0.5
