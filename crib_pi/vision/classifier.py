@@ -120,15 +120,15 @@ class Classifier:
         so the rest of ``patches`` may be left blank (``tools/calibrate_vision.py`` does that).
         """
         look = np.flatnonzero(first.index_prob() >= SECOND_LOOK_AT)
-        mine = Scores(first.rank[look], first.suit[look], first.feat[look])
+        first_at = Scores(first.rank[look], first.suit[look], first.feat[look])
         second = _score(self._nets[1], patches[look])
         rank, suit = first.rank.copy(), first.suit.copy()
         if len(self._nets) == 3 and wide is not None and look.size:
             third = _score(self._nets[2], patches[look], wide(look))
-            rank[look], suit[look] = _three(mine, second, third)
+            rank[look], suit[look] = _three(first_at, second, third)
         else:
-            rank[look] = (mine.rank + second.rank) / 2
-            suit[look] = (mine.suit + second.suit) / 2
+            rank[look] = (first_at.rank + second.rank) / 2
+            suit[look] = (first_at.suit + second.suit) / 2
         return Scores(rank, suit, first.feat)
 
 
