@@ -45,6 +45,19 @@ def _messages(server: socket.socket, until: str, seconds: float) -> list[str]:
     return got
 
 
+def _stops_cleanly(proc: subprocess.Popen[str], seconds: float = 5.0) -> None:
+    """SIGTERM stops the service within ``seconds``, exit status 0; if it hangs instead, its
+    threads' tracebacks (faulthandler, on SIGABRT) make the failure message."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        status = proc.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGABRT)
+        _, err = proc.communicate(timeout=10)
+        raise AssertionError(f"no stop within {seconds} s of SIGTERM; tracebacks:\n{err}") from None
+    assert status == 0, proc.stderr.read() if proc.stderr else status
+
+
 def test_ready_watchdog_and_clean_stop(tmp_path: Path) -> None:
     sock = tmp_path / "notify.sock"
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
@@ -57,10 +70,7 @@ def test_ready_watchdog_and_clean_stop(tmp_path: Path) -> None:
             assert "READY=1" in got, proc.stderr.read() if proc.poll() is not None else got
             ready_after = time.monotonic() - started
             assert "WATCHDOG=1" in _messages(server, "WATCHDOG=1", 3)
-            proc.send_signal(signal.SIGTERM)
-            stopped = time.monotonic()
-            assert proc.wait(timeout=5) == 0
-            assert time.monotonic() - stopped < 5
+            _stops_cleanly(proc)
             assert "STOPPING=1" in _messages(server, "STOPPING=1", 2)
         finally:
             if proc.poll() is None:
@@ -76,8 +86,7 @@ def test_ready_watchdog_and_clean_stop(tmp_path: Path) -> None:
         proc = _start(tmp_path, sock.with_name("n2.sock"))
         try:
             assert "READY=1" in _messages(server, "READY=1", 30)
-            proc.send_signal(signal.SIGTERM)
-            assert proc.wait(timeout=5) == 0
+            _stops_cleanly(proc)
         finally:
             if proc.poll() is None:
                 proc.kill()

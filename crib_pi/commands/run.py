@@ -13,6 +13,7 @@ runs it (notify, watchdog).
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import os
 import sys
 import tempfile
@@ -57,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
     from crib_pi.devices import make_devices
     from crib_pi.devices.cameras import NullCamera
 
+    if args.service:  # a crash or a hang (SIGABRT) leaves every thread's traceback in the journal
+        faulthandler.enable()
     config = load(args.config)
     changes = {
         k: v
