@@ -1,10 +1,13 @@
-"""Shared test helpers: where the shared oracles live, and cards from bare ranks."""
+"""Shared test helpers: where the shared oracles live, cards from bare ranks, and loading a
+script that is not part of the package (a tool, a hardware calculator) as a module."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import settings
@@ -24,6 +27,15 @@ def shared_path(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"shared material missing: {path}")
     return path
+
+
+def load_script(path: Path) -> ModuleType:
+    """A script outside the package (``tools/``, ``hardware/``), imported from its file."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def rules_cases(kind: str) -> list[dict[str, object]]:

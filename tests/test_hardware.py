@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import re
 import shutil
@@ -11,7 +10,6 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -20,6 +18,7 @@ from crib_pi.devices.config import DEFAULT_BUTTONS, LedConfig
 from crib_pi.devices.led_frame import LedStyle, render_frame, win_frames
 from crib_pi.devices.led_layout import LedLayout
 from crib_pi.devices.led_power import PowerLimit
+from tests.conftest import load_script
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"
 BUDGET = HARDWARE / "power_budget.py"
@@ -31,14 +30,6 @@ HEADER_GPIO = {
     36: 16, 37: 26, 38: 20, 40: 21,
 }  # fmt: skip
 HEADER_GND = {6, 9, 14, 20, 25, 30, 34, 39}
-
-
-def _budget_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("power_budget", BUDGET)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _run_budget(*args: str) -> str:
@@ -81,7 +72,7 @@ def test_power_budget_prints_consistent_figures() -> None:
 
 
 def test_power_budget_constants_match_the_software() -> None:
-    pb = _budget_module()
+    pb = load_script(BUDGET)
     led, style = LedConfig(), LedStyle()
     software = {
         "HOLES": led.holes,
@@ -105,7 +96,7 @@ def test_power_budget_constants_match_the_software() -> None:
 def test_power_budget_agrees_with_the_rendered_frames() -> None:
     """The script's start and typical figures are the software's own estimate of those scenes;
     its win figure bounds every frame of the real win display."""
-    figures = _budget_module().budget(2)
+    figures = load_script(BUDGET).budget(2)
     config = LedConfig()
     layout = LedLayout.from_config(config, 2)
     style = LedStyle.from_config(config)

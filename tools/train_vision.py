@@ -240,12 +240,13 @@ def main() -> None:
     fp.add_argument("--out", type=Path, help="default: the shipped second or wide network")
     fp.add_argument("--wide", action="store_true", help="fit the wide network")
     a = p.parse_args()
+    prefix = "build/vision/w" if a.wide else "build/vision/e"  # the wide network's data, or not
     if a.cmd == "data":
-        name = f"{'w' if a.wide else 'e'}{a.seed}.npz"
-        make_data(a.scenes, a.seed, a.out or Path("build/vision") / name, a.wide, a.layout)
+        out = a.out or Path(f"{prefix}{a.seed}.npz")
+        make_data(a.scenes, a.seed, out, a.wide, a.layout)
     else:
         seeds = (41, 42) if a.wide else range(31, 37)
-        data = a.data or [Path(f"build/vision/{'w' if a.wide else 'e'}{s}.npz") for s in seeds]
+        data = a.data or [Path(f"{prefix}{s}.npz") for s in seeds]
         fit(data, a.epochs, a.seed, a.out or (WIDE_OUT if a.wide else MODEL_OUT), a.wide)
 
 

@@ -47,13 +47,11 @@ def extract(
             lvl += 1
         sc = 2.0**lvl
         dx, dy = frames.downs[i]
-        move = float(frames.sides[i]) * (
-            shift[0] * np.array([dy, -dx]) + shift[1] * np.array([dx, dy])
-        )
+        rx, ry = dy, -dx  # "right": down turned a quarter anticlockwise on screen
+        move = float(frames.sides[i]) * (shift[0] * np.array([rx, ry]) + shift[1] * frames.downs[i])
         cx, cy = (frames.centers[i] + move) / sc - (sc - 1.0) / (2.0 * sc)
         k = (side / sc) / PATCH  # level pixels per patch pixel
         # patch (u, v) -> level: centre + (u - P/2) * k * right + (v - P/2) * k * down
-        rx, ry = dy, -dx  # "right": down turned a quarter anticlockwise on screen
         m = np.array(
             [
                 [rx * k, dx * k, cx - (rx + dx) * k * PATCH / 2.0],

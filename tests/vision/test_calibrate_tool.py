@@ -3,29 +3,20 @@ the whole recognizer's reads of the same scenes, so a rule chosen with it is the
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
-from types import ModuleType
 
 from crib_pi.vision.classifier import Classifier
 from crib_pi.vision.recognizer import Recognizer
 from crib_pi.vision.synth.decks import Deck
+from tests.conftest import load_script
 
 TOOL = Path(__file__).resolve().parents[2] / "tools" / "calibrate_vision.py"
-
-
-def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("calibrate_vision", TOOL)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_cached_scenes_are_read_as_the_recognizer_reads_them(
     tmp_path: Path, decks: list[Deck], recognizer: Recognizer
 ) -> None:
-    tool = _tool()
+    tool = load_script(TOOL)
     out = tmp_path / "cache.pkl"
     tool.cache(6, 5, "alternate", out, decks)
     scenes = list(tool.scenes(6, 5, "alternate", decks))
