@@ -5,9 +5,10 @@ place and shared glyphs, and the surest frame speaks for the group unless anothe
 surely with a different card, when their probabilities are averaged. The two corner indices of
 one card (opposite corners, turned half round to each other) are independent looks at the same
 card, so when both are found and agree on their leading card, their probabilities are
-multiplied. A group is named only when one card clearly wins; otherwise it is returned as
-uncertain with its candidates. A deck holds each card once, so reads of the same card are one
-physical card.
+multiplied; when they disagree (a 10S at one corner, a 10D at the other), the card is one
+uncertain read, never two cards. A group is named only when one card clearly wins; otherwise
+it is returned as uncertain with its candidates. A deck holds each card once, so reads of the
+same card are one physical card.
 """
 
 from __future__ import annotations
@@ -56,6 +57,8 @@ class _Index:
     down: np.ndarray
     side: float
     corners: tuple[tuple[float, float], ...]
+    #: Set when the card's other corner reads another card: asked about, never named.
+    doubt: bool = False
 
     @property
     def lead(self) -> int:
@@ -70,13 +73,12 @@ class _Index:
 
 def decide(frames: Frames, scores: Scores) -> Recognition:
     """Reads for one image."""
-    groups = _drop_oversized(_group(frames, scores))
-    _combine_opposites(groups)
+    groups = _combine_opposites(_drop_oversized(_group(frames, scores)))
     reads: dict[Card, CardRead] = {}
     unsure: list[UncertainRead] = []
     for g in groups:
         conf = g.confidence
-        if conf >= NAME_AT:
+        if conf >= NAME_AT and not g.doubt:
             card = Card.from_index(g.lead)
             old = reads.get(card)
             if old is None or old.confidence < conf:
@@ -172,31 +174,64 @@ def _drop_oversized(groups: list[_Index]) -> list[_Index]:
     return out
 
 
-def _combine_opposites(groups: list[_Index]) -> None:
-    """Multiply the probabilities of two indices that are one card's opposite corners."""
+def _combine_opposites(groups: list[_Index]) -> list[_Index]:
+    """One card's two corner indices as one look: agreeing, their probabilities are multiplied;
+    disagreeing, the two become one read in doubt, with their probabilities averaged.
+
+    Two corners disagree when their leading cards share a rank or a suit, or each gives the
+    other's card some weight: two unrelated cards turned half round to each other are more
+    likely two cards than one misread. Returns the groups left.
+    """
     paired: set[int] = set()
+    dropped: set[int] = set()
     for a, ga in enumerate(groups):
         if a in paired:
             continue
-        lead = ga.lead
-        if ga.probs[lead] < PAIR_MIN_SHARE:
-            continue
-        right = np.array([ga.down[1], -ga.down[0]])
-        for b, gb in enumerate(groups):
-            if b == a or b in paired or gb.lead != lead:
-                continue
-            if gb.probs[lead] < PAIR_MIN_SHARE or float(ga.down @ gb.down) > -0.9:
-                continue
-            if not 0.7 <= gb.side / ga.side <= 1.4:
-                continue
-            off = gb.center - ga.center
-            x, y = float(off @ right) / ga.side, float(off @ ga.down) / ga.side
-            if (
-                OPPOSITE_RIGHT[0] <= x <= OPPOSITE_RIGHT[1]
-                and OPPOSITE_DOWN[0] <= y <= (OPPOSITE_DOWN[1])
-            ):
-                both = ga.probs * gb.probs
-                both /= max(float(both.sum()), 1e-12)
-                ga.probs = gb.probs = both
-                paired.update((a, b))
-                break
+        facing = [
+            b for b, gb in enumerate(groups) if b != a and b not in paired and _opposite(ga, gb)
+        ]
+        agree = [b for b in facing if groups[b].lead == ga.lead and _pairs(ga, groups[b])]
+        differ = [b for b in facing if groups[b].lead != ga.lead and _related(ga, groups[b])]
+        if agree:
+            gb = groups[agree[0]]
+            both = ga.probs * gb.probs
+            both /= max(float(both.sum()), 1e-12)
+            ga.probs = gb.probs = both
+            paired.update((a, agree[0]))
+        elif differ:
+            gb = groups[differ[0]]
+            ga.probs = (ga.probs + gb.probs) / 2.0
+            ga.p_index = min(ga.p_index, gb.p_index)
+            ga.doubt = True
+            paired.update((a, differ[0]))
+            dropped.add(differ[0])
+    return [g for i, g in enumerate(groups) if i not in dropped]
+
+
+def _opposite(ga: _Index, gb: _Index) -> bool:
+    """True when ``gb`` lies where the card of index ``ga`` prints its other corner index.
+
+    That index is turned half round, about the same size, and to the right of and below ``ga``
+    in ``ga``'s own frame by a card's width and height less the margins.
+    """
+    if float(ga.down @ gb.down) > -0.9 or not 0.7 <= gb.side / ga.side <= 1.4:
+        return False
+    right = np.array([ga.down[1], -ga.down[0]])
+    off = gb.center - ga.center
+    x, y = float(off @ right) / ga.side, float(off @ ga.down) / ga.side
+    return OPPOSITE_RIGHT[0] <= x <= OPPOSITE_RIGHT[1] and OPPOSITE_DOWN[0] <= y <= OPPOSITE_DOWN[1]
+
+
+def _pairs(ga: _Index, gb: _Index) -> bool:
+    """Both corners give their common leading card a real share."""
+    return min(float(ga.probs[ga.lead]), float(gb.probs[ga.lead])) >= PAIR_MIN_SHARE
+
+
+def _related(ga: _Index, gb: _Index) -> bool:
+    """Two different leading cards that one misread corner could explain."""
+    a, b = Card.from_index(ga.lead), Card.from_index(gb.lead)
+    return (
+        a.rank == b.rank
+        or a.suit == b.suit
+        or min(float(ga.probs[gb.lead]), float(gb.probs[ga.lead])) >= CANDIDATE_MIN
+    )

@@ -74,7 +74,7 @@ def test_opposite_corners_that_agree_make_a_read() -> None:
     assert rec.cards == () and len(rec.uncertain) == 2
 
 
-def test_opposite_corners_that_disagree_are_not_combined() -> None:
+def test_opposite_corners_that_disagree_are_one_uncertain_read() -> None:
     f = frames((100, 100, 0, 20), (170, 190, 180, 20))
     rec = decide(
         f,
@@ -82,7 +82,25 @@ def test_opposite_corners_that_disagree_are_not_combined() -> None:
             ({"Q": 0.75, "K": 0.25}, {"S": 1.0}, 0.99), ({"K": 0.7, "Q": 0.3}, {"S": 1.0}, 0.99)
         ),
     )
-    assert rec.cards == () and len(rec.uncertain) == 2
+    assert rec.cards == () and len(rec.uncertain) == 1
+    assert sorted(str(c) for c in rec.uncertain[0].candidates) == ["KS", "QS"]
+
+
+def test_one_card_whose_corners_are_both_sure_of_different_suits_is_never_two_cards() -> None:
+    # A 10 whose top corner reads 10S and bottom corner 10D, each at 0.99: one question.
+    f = frames((100, 100, 0, 20), (170, 190, 180, 20))
+    rec = decide(
+        f, scores(({"10": 1.0}, {"S": 0.99, "D": 0.01}, 0.99), ({"10": 1.0}, {"D": 1.0}, 0.99))
+    )
+    assert rec.cards == ()
+    (u,) = rec.uncertain
+    assert sorted(str(c) for c in u.candidates) == ["10D", "10S"]
+
+
+def test_two_unrelated_cards_turned_to_each_other_stay_two_cards() -> None:
+    f = frames((100, 100, 0, 20), (170, 190, 180, 20))
+    rec = decide(f, scores(({"5": 1.0}, {"H": 1.0}, 0.99), ({"K": 1.0}, {"C": 1.0}, 0.99)))
+    assert sorted(str(r.card) for r in rec.cards) == ["5H", "KC"] and rec.uncertain == ()
 
 
 def test_fanned_neighbours_half_a_patch_apart_are_two_reads() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 
 import numpy as np
+import pytest
 
 from crib_pi.cards import Card
 from crib_pi.vision.recognizer import Recognizer, load_image
@@ -82,3 +83,39 @@ def test_real_development_photos_precision(recognizer: Recognizer) -> None:
             named += len(got)
     assert named > 0
     assert right / named >= 0.95
+
+
+def _small_scene_reads(recognizer: Recognizer, decks: list[Deck]) -> tuple[int, int, int]:
+    """(right, wrong, readable) over small photos: cards 70-80 px wide in 504x378 frames."""
+    rng = np.random.default_rng(5)
+    right = wrong = total = 0
+    for _ in range(12):
+        scene = make_scene(
+            rng,
+            decks,
+            size=(504, 378),
+            card_width=(70.0, 80.0),
+            n_cards=(3, 4),
+            layout="scatter",
+            tilt=0.0,
+            clutter_count=(0, 0),
+        )
+        res = recognizer.read(scene.image)
+        for r in res.cards:  # corners come back in the photo's own pixels
+            assert all(-20 <= x <= 524 and -20 <= y <= 398 for x, y in r.corners)
+        truth = {Card.from_index(c) for c in readable_cards(scene)}
+        named = {r.card for r in res.cards}
+        right += len(named & truth)
+        wrong += len(named - {Card.from_index(c) for c in scene.cards})
+        total += len(truth)
+    return right, wrong, total
+
+
+def test_small_photos_are_read_at_twice_their_size(
+    recognizer: Recognizer, decks: list[Deck], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    right, wrong, total = _small_scene_reads(recognizer, decks)
+    assert wrong == 0 and right >= 0.85 * total
+    monkeypatch.setattr("crib_pi.vision.recognizer.ENLARGE_BELOW", 0)
+    unenlarged, _, _ = _small_scene_reads(recognizer, decks)
+    assert unenlarged < right
