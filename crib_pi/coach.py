@@ -85,6 +85,16 @@ class DiscardVerdict:
     def is_best(self) -> bool:
         return self.lost <= 1e-9
 
+    def as_json(self) -> dict[str, object]:
+        """For a practice record: the choice made, the best, the place and the points lost."""
+        return {
+            "chosen": self.chosen.as_json(),
+            "best": self.best.as_json(),
+            "place": self.place,
+            "choices": self.choices,
+            "lost": self.lost,
+        }
+
     def text(self) -> str:
         """``5H 5D is 3rd of 15: 1.24 points a deal below 7C 9H``: for the screen."""
         said = f"{cards_text(self.chosen.discard)} is the best of {self.choices}"
