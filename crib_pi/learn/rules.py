@@ -153,7 +153,10 @@ def step_text(step: str, players: int = 2, dealer: int | None = None) -> str:
             "a flush in the crib needs all five cards. Then the deal passes to the left."
         )
     if step == "over":
-        return "The game is over: a cut for deal starts the next one."
+        return (
+            "The game is over. To play again, deal: the next player to the left of the dealer "
+            "who is not on the winning side deals (with two players, the loser)."
+        )
     raise CribError(f"step {step!r} is not one of {', '.join(STEPS)}")
 
 
