@@ -31,11 +31,13 @@ def brute_force(held: tuple[Card, ...], players: int) -> dict[frozenset[Card], t
 
     The hand is scored card by card with ``score_hand``; the crib lists every set of the crib's
     other cards (2 of the unseen for two players, 3 for three or four) with every starter left,
-    and scores each with the batch scorer (itself checked against ``score_hand`` over every
-    show in test_scoring).
+    and scores each with the batch scorer (``score_hands``, which test_oracle checks over every
+    show and test_scoring against ``score_hand``; here 200 of each discard's cribs are scored
+    card by card as well).
     """
     unseen = [c for c in deck() if c not in held]
     others = 2 if players == 2 else 3
+    rng = np.random.default_rng(len(held) * 100 + players)
     out: dict[frozenset[Card], tuple[float, ...]] = {}
     for laid in combinations(held, len(held) - 4):
         keep = [c for c in held if c not in laid]
@@ -46,9 +48,13 @@ def brute_force(held: tuple[Card, ...], players: int) -> dict[frozenset[Card], t
         starters = np.tile(cards, len(rest))  # ... with every starter
         fair = ~(rest_rows == starters[:, None]).any(axis=1)  # ... that is not one of them
         laid_rows = np.tile([c.index for c in laid], (len(rest_rows), 1))
-        rows = np.hstack([laid_rows, rest_rows])[fair]
-        cribs = score_hands(rows, starters[fair], crib=True)
+        rows, starters = np.hstack([laid_rows, rest_rows])[fair], starters[fair]
+        cribs = score_hands(rows, starters, crib=True)
         assert len(rows) == (45_540 if players == 2 else 713_460)
+        for i in rng.choice(len(rows), 200, replace=False):  # the batch scorer, card by card
+            crib = [Card.from_index(int(c)) for c in rows[i]]
+            starter = Card.from_index(int(starters[i]))
+            assert cribs[i] == score_hand(crib, starter, crib=True).total
         out[frozenset(laid)] = (
             sum(shows) / len(shows),
             min(shows),
