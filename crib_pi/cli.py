@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "crib_pi.commands.config",
     "crib_pi.commands.recognize",
     "crib_pi.commands.learn_deck",
+    "crib_pi.commands.discard",
 )
 
 

@@ -241,6 +241,14 @@ def _rank_table() -> npt.NDArray[np.int8]:
     return table
 
 
+def rank_points_table() -> npt.NDArray[np.int8]:
+    """Fifteens + pairs + runs of five ranks (0 = ace .. 12 = king), at ``sum(r * 13**(4-i))``.
+
+    The same for every order of the five ranks; flush and nobs, which need suits, are not in it.
+    """
+    return _rank_table()
+
+
 # Each card packs, per position, its rank digit (base 13, bits 0..18) and a one-hot count of
 # its suit (3 bits per suit, bits 19..30), so five table look-ups and four additions give
 # both the rank key and the suit counts of a show.

@@ -17,6 +17,7 @@ CORE = [
     "snapshot",
     "simulate",
     "errors",
+    "coach",
 ]
 PACKAGE = Path(__file__).resolve().parents[1] / "crib_pi"
 ALLOWED = {f"crib_pi.{name}" for name in CORE} | {"crib_pi"}
