@@ -24,12 +24,15 @@ import argparse
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from crib_pi.vision.candidates import front_end
 from crib_pi.vision.classifier import Classifier, model_path
 from crib_pi.vision.patches import extract_wide
-from crib_pi.vision.synth.decks import deck_names, load_deck, plain_deck
+from crib_pi.vision.synth.decks import deck_names, family_of, load_deck, plain_deck
+from crib_pi.vision.synth.drawn import drawn_decks
+from crib_pi.vision.synth.inks import grey, tinted
 from crib_pi.vision.synth.labels import NONE, label_frames
 from crib_pi.vision.synth.scenes import LAYOUTS, make_scene
 
@@ -37,6 +40,8 @@ from crib_pi.vision.synth.scenes import LAYOUTS, make_scene
 MODEL_OUT = Path(__file__).resolve().parents[1] / "crib_pi" / "data" / "index_net_b.onnx"
 #: ``fit --wide`` writes the wide network.
 WIDE_OUT = MODEL_OUT.with_name("index_net_wide.onnx")
+#: ``fit --grey`` writes the grey network.
+GREY_OUT = MODEL_OUT.with_name("index_net_grey.onnx")
 #: ``data --wide`` keeps every non-index the first network finds at least this index-like.
 HARD_AT = 0.05
 #: Scene size, card widths and whether the cards lie on the printed mat: small photos up to the
@@ -49,25 +54,51 @@ SETTINGS = (
 )
 #: How many times the project's own plain deck (the demo's) is entered among the ~27 gnome decks.
 PLAIN_WEIGHT = 5
+#: With ``--variety``: decks drawn in Debian's fonts, gnome decks re-inked brown-black on warm
+#: stock, and scenes seen by a grey camera (``synth.drawn``, ``synth.inks``).
+DRAWN_DECKS = 16
+TINTED_DECKS = 8
+GREY_SHARE = 0.1
 
 
 def make_data(
-    scenes: int, seed: int, out: Path, wide: bool = False, layout: str | None = None
+    scenes: int,
+    seed: int,
+    out: Path,
+    wide: bool = False,
+    layout: str | None = None,
+    variety: bool = False,
+    seconds: float = float("inf"),
 ) -> None:
-    """Patches and labels; with ``wide``, the wide network's sampling and each wide look too.
+    """Patches, labels and each patch's deck family (``f``, indexing ``families``); with
+    ``wide``, the wide network's sampling and each wide look too.
 
-    ``layout`` makes every scene that layout (a fanned hand, say) instead of any at random.
+    ``layout`` makes every scene that layout (a fanned hand, say) instead of any at random;
+    ``variety`` adds drawn decks, re-inked decks and grey scenes; ``seconds`` stops making
+    scenes after that long (a time-boxed run on a borrowed machine).
     """
     rng = np.random.default_rng(seed)
-    decks = [load_deck(n) for n in deck_names()] + [plain_deck()] * PLAIN_WEIGHT
+    gnome = [load_deck(n) for n in deck_names()]
+    decks = gnome + [plain_deck()] * PLAIN_WEIGHT
+    if variety:
+        decks += drawn_decks(rng, DRAWN_DECKS)
+        picks = rng.choice(len(gnome), min(TINTED_DECKS, len(gnome)), replace=False)
+        decks += [tinted(gnome[int(i)], rng) for i in picks]
+    families = sorted({family_of(d.name) for d in decks})
+    fs = []
     first = Classifier([model_path()]) if wide else None
     xs, ws, ys = [], [], []
     t0 = time.time()
     for i in range(scenes):
+        if time.time() - t0 > seconds:
+            print(f"time is up after {i} scenes", flush=True)
+            break
         size, widths, on_mat = SETTINGS[int(rng.integers(0, len(SETTINGS)))]
         scene = make_scene(
             rng, decks, size=size, card_width=widths, n_cards=(2, 12), on_mat=on_mat, layout=layout
         )
+        if variety and rng.random() < GREY_SHARE:
+            scene.image = grey(scene.image)
         frames, patches, pyr = front_end(scene.image)
         lab = label_frames(scene, frames)
         pos = np.flatnonzero((lab >= 0) & (lab != NONE))
@@ -84,6 +115,7 @@ def make_data(
         keep = np.concatenate([pos, hard, neg])
         xs.append(patches[keep])
         ys.append(lab[keep])
+        fs.append(np.full(len(keep), families.index(family_of(scene.deck)), np.int16))
         if wide:
             ws.append(extract_wide(pyr, frames.take(keep)))
         if i % 200 == 0:
@@ -91,54 +123,85 @@ def make_data(
             p = sum(int((y != NONE).sum()) for y in ys)
             print(f"scene {i}: {n} patches, {p} cards, {time.time() - t0:.0f}s", flush=True)
     out.parent.mkdir(parents=True, exist_ok=True)
-    arrays = {"x": np.concatenate(xs), "y": np.concatenate(ys)}
+    arrays = {
+        "x": np.concatenate(xs),
+        "y": np.concatenate(ys),
+        "f": np.concatenate(fs),
+        "families": np.array(families),
+    }
     if wide:
         arrays["w"] = np.concatenate(ws)
     np.savez_compressed(out, **arrays)
 
 
-def fit(data: list[Path], epochs: int, seed: int, out: Path, wide: bool = False) -> None:
+def fit(
+    data: list[Path],
+    epochs: int,
+    seed: int,
+    out: Path,
+    wide: bool = False,
+    grey_net: bool = False,
+    leave_out: tuple[str, ...] = (),
+    device: str = "cpu",
+) -> None:
+    """Train and export one network.
+
+    ``grey_net`` trains on each patch's luminance (``patches.grey_patches``), so the network
+    judges suits by shape alone; ``leave_out`` drops every patch of those deck families (to
+    measure recognition on designs it never saw); ``device`` is "cpu" or "cuda". Patches stay
+    uint8 until each batch is normalised, as ``patches.normalise`` does at run time.
+    """
     import torch
     from torch import nn
 
-    from crib_pi.vision.patches import normalise
+    from crib_pi.vision.patches import grey_patches
 
     torch.manual_seed(seed)
-    torch.set_num_threads(2)
-    # Normalised file by file into one array: the whole set as float32 would not fit twice.
-    ys = [np.load(p)["y"] for p in data]
-    keeps = [y >= 0 for y in ys]  # IGNORE frames (faces whose index could not be measured)
-    channels = 6 if wide else 3
-    x_all = np.empty((sum(int(k.sum()) for k in keeps), channels, 32, 32), np.float32)
-    at = 0
-    for path, k in zip(data, keeps, strict=True):
+    if device == "cpu":
+        torch.set_num_threads(2)
+    xs, ws, ys = [], [], []
+    for path in data:
         d = np.load(path)
-        part = normalise(d["x"][k])
-        if wide:  # the patch and its wide look, channel by channel
-            part = np.concatenate([part, normalise(d["w"][k])], axis=1)
-        x_all[at : at + len(part)] = part
-        at += len(part)
-    x = torch.from_numpy(x_all)
-    y = torch.from_numpy(np.concatenate([y[k] for y, k in zip(ys, keeps, strict=True)]))
-    rank = torch.where(y == NONE, torch.tensor(13), y % 13)
-    suit = torch.where(y == NONE, torch.tensor(-100), y // 13)
+        keep = d["y"] >= 0  # IGNORE frames (faces whose index could not be measured)
+        if leave_out and "f" in d:
+            names = [str(n) for n in d["families"]]
+            drop = [names.index(f) for f in leave_out if f in names]
+            keep &= ~np.isin(d["f"], drop)
+        x = d["x"][keep]
+        xs.append(grey_patches(x) if grey_net else x)
+        if wide:
+            ws.append(d["w"][keep])
+        ys.append(d["y"][keep])
+    dev = torch.device(device)
+    x = torch.from_numpy(np.concatenate(xs)).to(dev)  # (n, P, P, 3) uint8
+    w = torch.from_numpy(np.concatenate(ws)).to(dev) if wide else None
+    y = torch.from_numpy(np.concatenate(ys)).to(dev)
+    print(f"{len(y)} patches, {int((y != NONE).sum())} indices", flush=True)
+
+    def batch(idx: torch.Tensor) -> torch.Tensor:
+        parts = [_normalise(x[idx])] + ([_normalise(w[idx])] if w is not None else [])
+        return torch.cat(parts, dim=1)
+
+    rank = torch.where(y == NONE, torch.tensor(13, device=dev), y % 13)
+    suit = torch.where(y == NONE, torch.tensor(-100, device=dev), y // 13)
     n = len(y)
-    perm = torch.randperm(n, generator=torch.Generator().manual_seed(seed))
+    perm = torch.randperm(n, generator=torch.Generator().manual_seed(seed)).to(dev)
     val, tr = perm[: n // 20], perm[n // 20 :]
-    net = WideNet() if wide else IndexNet()
+    net = (WideNet() if wide else IndexNet()).to(dev)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    steps = epochs * (len(tr) // 256 + 1)
+    size = 256 if device == "cpu" else 1024
+    steps = epochs * (len(tr) // size + 1)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
     ce = nn.CrossEntropyLoss(ignore_index=-100)
     for ep in range(epochs):
         net.train()
-        order = tr[torch.randperm(len(tr))]
+        order = tr[torch.randperm(len(tr), device=dev)]
         t0 = time.time()
-        for j in range(0, len(order), 256):
-            b = order[j : j + 256]
-            xb = x[b]
+        for j in range(0, len(order), size):
+            b = order[j : j + size]
+            xb = batch(b)
             if torch.rand(1).item() < 0.5:  # brightness and contrast jitter after normalising
-                xb = xb * (0.8 + 0.4 * torch.rand(len(b), 1, 1, 1))
+                xb = xb * (0.8 + 0.4 * torch.rand(len(b), 1, 1, 1, device=dev))
             lr_, ls_ = net.logits(xb)
             loss = ce(lr_, rank[b]) + ce(ls_, suit[b])
             opt.zero_grad()
@@ -147,7 +210,7 @@ def fit(data: list[Path], epochs: int, seed: int, out: Path, wide: bool = False)
             sched.step()
         net.eval()
         with torch.no_grad():
-            pr, ps = net.logits(x[val])
+            pr, ps = net.logits(batch(val))
             r_ok = (pr.argmax(1) == rank[val]).float().mean().item()
             m = suit[val] >= 0
             s_ok = (ps.argmax(1)[m] == suit[val][m]).float().mean().item()
@@ -156,11 +219,11 @@ def fit(data: list[Path], epochs: int, seed: int, out: Path, wide: bool = False)
             f"({time.time() - t0:.0f}s)",
             flush=True,
         )
-    net.eval()
+    net = net.cpu().eval()
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(
         net,
-        torch.zeros(1, channels, 32, 32),
+        torch.zeros(1, 6 if wide else 3, 32, 32),
         str(out),
         input_names=["x"],
         output_names=["rank", "suit", "feat"],
@@ -169,6 +232,14 @@ def fit(data: list[Path], epochs: int, seed: int, out: Path, wide: bool = False)
         opset_version=13,
     )
     print(f"wrote {out} ({out.stat().st_size} bytes)")
+
+
+def _normalise(x):  # type: ignore[no-untyped-def]
+    """``patches.normalise`` in torch: (n, P, P, 3) uint8 to (n, 3, P, P) network input."""
+    x = x.float()
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    std = x.std(dim=(1, 2, 3), keepdim=True, correction=0)
+    return ((x - mean) / (std + 8.0)).permute(0, 3, 1, 2).contiguous()
 
 
 def _net_class(cin: int = 3, width: int = 12) -> type:
@@ -228,6 +299,8 @@ def main() -> None:
     dp.add_argument("--out", type=Path, help="default: build/vision/e<seed>.npz (w<seed>)")
     dp.add_argument("--wide", action="store_true", help="data for the wide network")
     dp.add_argument("--layout", choices=LAYOUTS, help="every scene this layout (default: any)")
+    dp.add_argument("--variety", action="store_true", help="drawn and re-inked decks, grey scenes")
+    dp.add_argument("--seconds", type=float, default=float("inf"), help="stop after this long")
     fp = sub.add_parser("fit")
     fp.add_argument(
         "--data",
@@ -239,15 +312,29 @@ def main() -> None:
     fp.add_argument("--seed", type=int, default=1)
     fp.add_argument("--out", type=Path, help="default: the shipped second or wide network")
     fp.add_argument("--wide", action="store_true", help="fit the wide network")
+    fp.add_argument("--grey", action="store_true", help="fit the grey (shape-only) network")
+    fp.add_argument("--leave-out", nargs="*", default=[], help="deck families to train without")
+    fp.add_argument("--device", default="cpu", help="cpu or cuda")
     a = p.parse_args()
     prefix = "build/vision/w" if a.wide else "build/vision/e"  # the wide network's data, or not
     if a.cmd == "data":
+        cv2.setNumThreads(1)  # data is made by one process per core
         out = a.out or Path(f"{prefix}{a.seed}.npz")
-        make_data(a.scenes, a.seed, out, a.wide, a.layout)
+        make_data(a.scenes, a.seed, out, a.wide, a.layout, a.variety, a.seconds)
     else:
         seeds = (41, 42) if a.wide else range(31, 37)
         data = a.data or [Path(f"{prefix}{s}.npz") for s in seeds]
-        fit(data, a.epochs, a.seed, a.out or (WIDE_OUT if a.wide else MODEL_OUT), a.wide)
+        default_out = WIDE_OUT if a.wide else (GREY_OUT if a.grey else MODEL_OUT)
+        fit(
+            data,
+            a.epochs,
+            a.seed,
+            a.out or default_out,
+            a.wide,
+            a.grey,
+            tuple(a.leave_out),
+            a.device,
+        )
 
 
 if __name__ == "__main__":

@@ -19,6 +19,12 @@ most believing of the three is taken for index-likeness. Card probabilities stay
 average, except where that average is not sure enough to name a card: there the three vote
 (per rank and per suit, the middle of their three probabilities), so a card two of them are
 sure of wins over the third's doubt. A read the pair is already sure of is never unsettled.
+
+A grey network (``index_net_grey.onnx``) sees the same few patches in luminance only, so it
+knows suits by shape, never by ink. In a frame with no colour (a monochrome camera) it alone
+names the suit; in a colour frame, where brown-black ink on warm card can pass for red, a
+rank or suit it gives less than ``GREY_DOUBT_BELOW`` is averaged with its own reading, so the
+card is asked about rather than named.
 """
 
 from __future__ import annotations
@@ -32,11 +38,14 @@ import cv2
 import numpy as np
 
 from crib_pi.vision.errors import ModelError
-from crib_pi.vision.patches import normalise
+from crib_pi.vision.patches import grey_patches, normalise
 
 MODEL_NAME = "index_net.onnx"
 SECOND_NAME = "index_net_b.onnx"
 WIDE_NAME = "index_net_wide.onnx"
+GREY_NAME = "index_net_grey.onnx"
+#: In a colour frame, a leading rank or suit the grey network gives less than this is in doubt.
+GREY_DOUBT_BELOW = 0.5
 #: The second network looks at a patch when the first gives it at least this index probability.
 #: Below it the average could not reach a name: naming needs 0.9 (``decide.NAME_AT``).
 SECOND_LOOK_AT = 0.3
@@ -88,31 +97,43 @@ class Classifier:
     """Loads the networks once and scores batches of patches.
 
     ``paths`` replaces the shipped three: one model alone, a first and a second, or a first, a
-    second and a wide one.
+    second and a wide one. ``grey`` is the grey network: the shipped one by default (when
+    ``paths`` is not given), none with ``grey=None``.
     """
 
-    def __init__(self, paths: Sequence[Path] = ()) -> None:
+    def __init__(self, paths: Sequence[Path] = (), grey: Path | str | None = "shipped") -> None:
+        shipped = not paths
         paths = list(paths) or [model_path(), model_path(SECOND_NAME), model_path(WIDE_NAME)]
         if len(paths) > 3:
             raise ModelError(f"at most three recognition models, not {len(paths)}")
         self._nets = [_load(p) for p in paths]
+        if grey == "shipped":
+            grey = model_path(GREY_NAME) if shipped else None
+        self._grey = _load(Path(grey)) if grey is not None else None
 
     def score(
-        self, patches: np.ndarray, wide: Callable[[np.ndarray], np.ndarray] | None = None
+        self,
+        patches: np.ndarray,
+        wide: Callable[[np.ndarray], np.ndarray] | None = None,
+        colourless: bool = False,
     ) -> Scores:
         """Scores for (n, P, P, 3) uint8 patches.
 
         ``wide`` cuts the wide look for the patches at the indices it is given; without it
         (or without a wide network) the first two networks are simply averaged.
+        ``colourless`` says the frame has no colour (``patches.colourless``).
         """
         first = _score(self._nets[0], patches)
-        return first if len(self._nets) == 1 else self.second_look(first, patches, wide)
+        if len(self._nets) == 1 and self._grey is None:
+            return first
+        return self.second_look(first, patches, wide, colourless)
 
     def second_look(
         self,
         first: Scores,
         patches: np.ndarray,
         wide: Callable[[np.ndarray], np.ndarray] | None = None,
+        colourless: bool = False,
     ) -> Scores:
         """The later networks' say, given the first network's ``first`` scores of ``patches``.
 
@@ -121,14 +142,18 @@ class Classifier:
         """
         look = np.flatnonzero(first.index_prob() >= SECOND_LOOK_AT)
         first_at = Scores(first.rank[look], first.suit[look], first.feat[look])
-        second = _score(self._nets[1], patches[look])
         rank, suit = first.rank.copy(), first.suit.copy()
-        if len(self._nets) == 3 and wide is not None and look.size:
-            third = _score(self._nets[2], patches[look], wide(look))
-            rank[look], suit[look] = _three(first_at, second, third)
-        else:
-            rank[look] = (first_at.rank + second.rank) / 2
-            suit[look] = (first_at.suit + second.suit) / 2
+        if len(self._nets) >= 2:
+            second = _score(self._nets[1], patches[look])
+            if len(self._nets) == 3 and wide is not None and look.size:
+                third = _score(self._nets[2], patches[look], wide(look))
+                rank[look], suit[look] = _three(first_at, second, third)
+            else:
+                rank[look] = (first_at.rank + second.rank) / 2
+                suit[look] = (first_at.suit + second.suit) / 2
+        if self._grey is not None and look.size:
+            grey = _score(self._grey, grey_patches(patches[look]))
+            rank[look], suit[look] = _grey_say(rank[look], suit[look], grey, colourless)
         return Scores(rank, suit, first.feat)
 
 
@@ -146,6 +171,25 @@ def _three(first: Scores, second: Scores, third: Scores) -> tuple[np.ndarray, np
     ranks[unsure] = _middle(*(_given_index(s.rank[unsure]) for s in (first, second, third)))
     suit[unsure] = _middle(*(s.suit[unsure] for s in (first, second, third)))
     return np.concatenate([ranks * (1.0 - none)[:, None], none[:, None]], axis=1), suit
+
+
+def _grey_say(
+    rank: np.ndarray, suit: np.ndarray, grey: Scores, colourless: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """Rank and suit with the grey network heard: it names the suit where there is no colour,
+    and elsewhere a leading rank or suit it hardly believes is averaged with its reading."""
+    rows = np.arange(len(rank))
+    suit = suit.copy()
+    if colourless:
+        suit = grey.suit.copy()
+    else:
+        doubt = grey.suit[rows, suit.argmax(axis=1)] < GREY_DOUBT_BELOW
+        suit[doubt] = (suit[doubt] + grey.suit[doubt]) / 2
+    ranks, theirs = _given_index(rank), _given_index(grey.rank)
+    doubt = theirs[rows, ranks.argmax(axis=1)] < GREY_DOUBT_BELOW
+    ranks[doubt] = (ranks[doubt] + theirs[doubt]) / 2
+    none = rank[:, 13:14]
+    return np.concatenate([ranks * (1.0 - none), none], axis=1), suit
 
 
 def _given_index(rank: np.ndarray) -> np.ndarray:

@@ -20,6 +20,7 @@ import numpy as np
 from crib_pi.cards import Card
 from crib_pi.vision.classifier import Scores
 from crib_pi.vision.pairs import Frames
+from crib_pi.vision.paper import PaperRegions
 from crib_pi.vision.reads import CardRead, Recognition, UncertainRead
 
 #: A frame takes part only if it is at least this likely to be an index.
@@ -42,8 +43,8 @@ TIGHT_PLACE = 0.3
 OVERSIZE = 1.5
 #: Opposite indices of one card: offset of the second from the first in the first's own frame
 #: (right, down), in patch sides; and the least share a card's leading card must have to pair.
-OPPOSITE_RIGHT = (1.5, 8.0)
-OPPOSITE_DOWN = (2.0, 11.0)
+OPPOSITE_RIGHT = (1.2, 8.0)
+OPPOSITE_DOWN = (1.4, 11.0)
 PAIR_MIN_SHARE = 0.3
 
 
@@ -71,9 +72,10 @@ class _Index:
         return float(self.probs[self.lead] * self.p_index)
 
 
-def decide(frames: Frames, scores: Scores) -> Recognition:
-    """Reads for one image."""
-    groups = _combine_opposites(_drop_oversized(_group(frames, scores)))
+def decide(frames: Frames, scores: Scores, paper: PaperRegions | None = None) -> Recognition:
+    """Reads for one image; ``paper`` (the image's card regions) tells two cards turned half
+    round to each other from one card whose corners disagree."""
+    groups = _combine_opposites(_drop_oversized(_group(frames, scores)), paper)
     reads: dict[Card, CardRead] = {}
     unsure: list[UncertainRead] = []
     for g in groups:
@@ -174,13 +176,14 @@ def _drop_oversized(groups: list[_Index]) -> list[_Index]:
     return out
 
 
-def _combine_opposites(groups: list[_Index]) -> list[_Index]:
+def _combine_opposites(groups: list[_Index], paper: PaperRegions | None) -> list[_Index]:
     """One card's two corner indices as one look: agreeing, their probabilities are multiplied;
-    disagreeing, the two become one read in doubt, with their probabilities averaged.
+    both fairly sure (``DISAGREE_AT``) of different cards, the two become one read in doubt,
+    with their probabilities averaged; otherwise the surer corner speaks for the card.
 
     Two corners disagree when their leading cards share a rank or a suit, or each gives the
-    other's card some weight: two unrelated cards turned half round to each other are more
-    likely two cards than one misread. Returns the groups left.
+    other's card some weight, and no gap between card faces (``paper``) parts them: two cards
+    lying apart, turned half round to each other, are two cards. Returns the groups left.
     """
     paired: set[int] = set()
     dropped: set[int] = set()
@@ -191,7 +194,13 @@ def _combine_opposites(groups: list[_Index]) -> list[_Index]:
             b for b, gb in enumerate(groups) if b != a and b not in paired and _opposite(ga, gb)
         ]
         agree = [b for b in facing if groups[b].lead == ga.lead and _pairs(ga, groups[b])]
-        differ = [b for b in facing if groups[b].lead != ga.lead and _related(ga, groups[b])]
+        differ = [
+            b
+            for b in facing
+            if groups[b].lead != ga.lead
+            and _related(ga, groups[b])
+            and (paper is None or _on_one_face(ga, groups[b], paper))
+        ]
         if agree:
             gb = groups[agree[0]]
             both = ga.probs * gb.probs
@@ -200,11 +209,14 @@ def _combine_opposites(groups: list[_Index]) -> list[_Index]:
             paired.update((a, agree[0]))
         elif differ:
             gb = groups[differ[0]]
-            ga.probs = (ga.probs + gb.probs) / 2.0
-            ga.p_index = min(ga.p_index, gb.p_index)
-            ga.doubt = True
+            if min(ga.confidence, gb.confidence) >= DISAGREE_AT:  # a real contradiction: ask
+                ga.probs = (ga.probs + gb.probs) / 2.0
+                ga.p_index = min(ga.p_index, gb.p_index)
+                ga.doubt = True
+                dropped.add(differ[0])
+            else:  # the surer corner speaks for the card; the other was only half read
+                dropped.add(differ[0] if ga.confidence >= gb.confidence else a)
             paired.update((a, differ[0]))
-            dropped.add(differ[0])
     return [g for i, g in enumerate(groups) if i not in dropped]
 
 
@@ -220,6 +232,17 @@ def _opposite(ga: _Index, gb: _Index) -> bool:
     off = gb.center - ga.center
     x, y = float(off @ right) / ga.side, float(off @ ga.down) / ga.side
     return OPPOSITE_RIGHT[0] <= x <= OPPOSITE_RIGHT[1] and OPPOSITE_DOWN[0] <= y <= OPPOSITE_DOWN[1]
+
+
+def _on_one_face(ga: _Index, gb: _Index, paper: PaperRegions) -> bool:
+    """True unless the card ground beside each index, towards the other, is two regions."""
+
+    def inside(g: _Index) -> tuple[float, float]:
+        right = np.array([g.down[1], -g.down[0]])
+        x, y = g.center + 0.8 * g.side * (right + g.down)
+        return float(x), float(y)
+
+    return paper.joined(inside(ga), inside(gb), 0.4 * ga.side)
 
 
 def _pairs(ga: _Index, gb: _Index) -> bool:

@@ -81,3 +81,28 @@ def normalise(patches: np.ndarray) -> np.ndarray:
     std = x.std(axis=(1, 2, 3), keepdims=True)
     x = (x - mean) / (std + 8.0)
     return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+
+
+def grey_patches(patches: np.ndarray) -> np.ndarray:
+    """(n, P, P, 3) uint8 patches as a grey camera would give them: luminance in all channels.
+
+    The grey network sees only these, in training and at run time, so it tells suits apart by
+    shape, never by ink colour.
+    """
+    lum = patches.astype(np.float32) @ np.array([0.114, 0.587, 0.299], np.float32)
+    g = np.clip(np.rint(lum), 0, 255).astype(np.uint8)
+    return np.repeat(g[..., None], 3, axis=-1)
+
+
+def colourless(bgr: np.ndarray, spread: float = 12.0) -> bool:
+    """True when a frame has no colour to speak of: a monochrome camera, or a grey image.
+
+    Each channel is first scaled to the same mean, so a uniform colour cast is not colour; a
+    frame is colourless when 99% of its pixels then differ across channels by less than
+    ``spread`` levels (red ink on a colour frame differs by a hundred or more).
+    """
+    small = bgr[::8, ::8].reshape(-1, 3).astype(np.float32)
+    gains = small.mean(axis=0)
+    small *= float(gains.mean()) / np.maximum(gains, 1.0)
+    chroma = small.max(axis=1) - small.min(axis=1)
+    return bool(np.percentile(chroma, 99) < spread)

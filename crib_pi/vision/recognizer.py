@@ -12,7 +12,8 @@ from crib_pi.vision.candidates import front_end
 from crib_pi.vision.classifier import Classifier
 from crib_pi.vision.decide import decide
 from crib_pi.vision.errors import ImageReadError
-from crib_pi.vision.patches import extract_wide
+from crib_pi.vision.paper import PaperRegions
+from crib_pi.vision.patches import colourless, extract_wide
 from crib_pi.vision.profile import DeckProfile
 from crib_pi.vision.reads import CardRead, Point, Recognition, UncertainRead
 
@@ -25,8 +26,13 @@ ENLARGE_BELOW = 1000
 class Recognizer:
     """Holds the loaded models (and a deck profile, if any); call ``read`` once per frame."""
 
-    def __init__(self, profile: DeckProfile | None = None, models: Sequence[Path] = ()) -> None:
-        self.classifier = Classifier(models)
+    def __init__(
+        self,
+        profile: DeckProfile | None = None,
+        models: Sequence[Path] = (),
+        grey: Path | str | None = "shipped",
+    ) -> None:
+        self.classifier = Classifier(models, grey)
         self.profile = profile
 
     def read(self, bgr: np.ndarray) -> Recognition:
@@ -39,10 +45,12 @@ class Recognizer:
         if enlarge > 1:
             bgr = cv2.resize(bgr, None, fx=enlarge, fy=enlarge, interpolation=cv2.INTER_CUBIC)
         frames, patches, pyr = front_end(bgr)
-        scores = self.classifier.score(patches, lambda idx: extract_wide(pyr, frames.take(idx)))
+        scores = self.classifier.score(
+            patches, lambda idx: extract_wide(pyr, frames.take(idx)), colourless(bgr)
+        )
         if self.profile is not None:
             scores = self.profile.adjust(scores)
-        found = decide(frames, scores)
+        found = decide(frames, scores, PaperRegions(bgr))
         return found if enlarge == 1 else _shrunk(found, enlarge)
 
 

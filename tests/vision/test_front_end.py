@@ -138,3 +138,14 @@ def test_the_wide_look_shows_the_index_at_half_size_nearer_the_far_corner() -> N
     mid = (PATCH - 1) / 2
     expect = mid - np.array(WIDE_SHIFT) * PATCH / WIDE_SPAN
     np.testing.assert_allclose(far.mean(axis=0)[::-1], expect, atol=1.0)
+
+
+def test_a_grey_frame_is_colourless_and_a_red_card_is_not() -> None:
+    from crib_pi.vision.patches import colourless
+
+    img = np.full((120, 160, 3), 200, np.uint8)
+    cv2.putText(img, "5", (40, 90), cv2.FONT_HERSHEY_SIMPLEX, 2.5, (30, 30, 200), 6)
+    assert not colourless(img)
+    grey = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    assert colourless(grey)
+    assert colourless((grey * np.array([0.8, 0.95, 1.0])).astype(np.uint8))  # a warm cast

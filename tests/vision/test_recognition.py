@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 
+import cv2
 import numpy as np
 import pytest
 
@@ -119,3 +120,38 @@ def test_small_photos_are_read_at_twice_their_size(
     monkeypatch.setattr("crib_pi.vision.recognizer.ENLARGE_BELOW", 0)
     unenlarged, _, _ = _small_scene_reads(recognizer, decks)
     assert unenlarged < right
+
+
+def _one_card(top: str, bottom: str, width: int = 220) -> np.ndarray:
+    """A table with one plain card whose top corner prints ``top``, its bottom ``bottom``."""
+    from crib_pi.session.faces import plain_face
+
+    a, b = plain_face(Card.parse(top)), plain_face(Card.parse(bottom))
+    face = a.copy()
+    face[a.shape[0] // 2 :] = b[a.shape[0] // 2 :]
+    s = width / face.shape[1]
+    face = cv2.resize(face, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    img = np.full((720, 1280, 3), (60, 110, 50), np.uint8)
+    fh, fw = face.shape[:2]
+    alpha = face[:, :, 3:4] / 255.0
+    spot = img[200 : 200 + fh, 500 : 500 + fw]
+    img[200 : 200 + fh, 500 : 500 + fw] = (face[:, :, :3] * alpha + spot * (1 - alpha)).astype(
+        np.uint8
+    )
+    return img
+
+
+def test_a_card_whose_corners_read_two_cards_is_one_question(recognizer: Recognizer) -> None:
+    res = recognizer.read(_one_card("10S", "10D"))
+    assert res.cards == ()
+    (u,) = res.uncertain
+    assert sorted(str(c) for c in u.candidates) == ["10D", "10S"]
+    assert [str(r.card) for r in recognizer.read(_one_card("10S", "10S")).cards] == ["10S"]
+
+
+def test_a_grey_camera_never_takes_a_red_suit_for_a_black_one(recognizer: Recognizer) -> None:
+    from crib_pi.vision.synth.inks import grey
+
+    for card in ("4D", "9D", "QH", "AD", "KD", "10H"):
+        res = recognizer.read(grey(_one_card(card, card)))
+        assert [str(r.card) for r in res.cards] in ([card], []), card

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import pytest
 
 from crib_pi.mat import Mat
 from crib_pi.vision.candidates import candidates
@@ -77,3 +78,25 @@ def test_faces_without_a_measured_index_are_counted_apart() -> None:
     unknown = three_cards(replace(plain_deck(), boxes=(None,) * 52), 9)
     assert readable_cards(known) and not unindexed_cards(known)
     assert not readable_cards(unknown) and unindexed_cards(unknown)
+
+
+def test_drawn_decks_print_their_index_where_their_boxes_say() -> None:
+    pytest.importorskip("PIL")
+    from crib_pi.vision.synth.drawn import drawn_decks, font_paths
+    from crib_pi.vision.synth.faces import index_boxes
+
+    if not font_paths():
+        pytest.skip("no fonts installed (Debian's fonts-dejavu-core and others)")
+    for deck in drawn_decks(np.random.default_rng(3), 3):
+        assert len(deck.faces) == 52 and deck.name.startswith("drawn-")
+        for face, boxes in zip(deck.faces[::7], deck.boxes[::7], strict=True):
+            assert boxes is not None
+            (rx0, ry0, rx1, ry1), (sx0, sy0, sx1, sy1) = boxes
+            h, w = face.shape[:2]
+            assert rx1 < 0.45 * w and sy1 < 0.45 * h and sy0 >= ry1 - 2  # suit under rank
+            # the bottom-right corner is the top-left one turned half round
+            tl = face[: int(sy1) + 2, : int(max(rx1, sx1)) + 2, :3]
+            br = np.rot90(face[h - tl.shape[0] :, w - tl.shape[1] :, :3], 2)
+            assert np.abs(tl.astype(int) - br.astype(int)).mean() < 2
+            measured = index_boxes(face)  # the measuring the rendered decks get agrees
+            assert measured is not None and abs(measured[0][1] - ry0) < 4

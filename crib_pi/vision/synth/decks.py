@@ -18,9 +18,22 @@ import numpy as np
 
 from crib_pi.vision.synth.faces import Box, index_boxes
 
-DECK_DIR = Path("/usr/share/aisleriot/cards")
+#: Where Debian installs the SVG decks (``CRIB_PI_DECK_DIR`` elsewhere, e.g. a training machine).
+DECK_DIR = Path(os.environ.get("CRIB_PI_DECK_DIR") or "/usr/share/aisleriot/cards")
 #: Decks whose suits are not French or whose index is not a rank above a suit.
 EXCLUDED = frozenset({"swiss-xvii", "tango_nuevo", "Атласные"})
+#: Deck families: decks of one design tradition, held out of training together to measure how
+#: recognition does on a design it never saw (``benchmarks/bench_vision.py --leave-out``).
+FAMILIES = {
+    "anglo": ("anglo", "anglo_bitmap", "anglo_modern", "anglo_modern_4_color", "anglo_poker"),
+    "gnomangelo": ("gnomangelo", "gnomangelo_bitmap"),
+    "neoclassical": ("neoclassical", "neoclassical_4_color"),
+    "french": ("ancient_french", "bellot", "guyenne-classic", "paris"),
+    "german": ("berlin", "dondorf", "lattmann", "rheinland"),
+    "russian": ("atlasnye", "atlasnye_skat", "slavic_costumes"),
+    "italian": ("tarocco", "tigullio", "tango", "ornamental"),
+    "modern": ("plastic", "simplistic", "orell"),
+}
 #: Card width in pixels of the cached renders.
 FACE_WIDTH = 240
 
@@ -47,6 +60,18 @@ def deck_names() -> list[str]:
         return []
     names = sorted(p.name.removesuffix(".svgz") for p in DECK_DIR.glob("*.svgz"))
     return [n for n in names if n not in EXCLUDED]
+
+
+def family_of(name: str) -> str:
+    """A deck's family: its ``FAMILIES`` key, ``plain``, or ``drawn-<font>`` for drawn decks
+    (named ``drawn-<font>-<n>``); a variant (``anglo+tint``) belongs to its deck's family."""
+    base = name.split("+")[0]
+    if base.startswith("drawn-"):
+        return base.rsplit("-", 1)[0]
+    for fam, names in FAMILIES.items():
+        if base in names:
+            return fam
+    return base
 
 
 def cache_dir() -> Path:
