@@ -208,3 +208,21 @@ def test_an_unclear_crib_card_is_offered_only_as_cards_not_elsewhere() -> None:
     t.on_press(Press("confirm"))
     crib = t.game.records[-1].action
     assert isinstance(crib, Crib) and set(crib.cards) == {C("10C"), C("2D"), C("8S"), C("QC")}
+
+
+# -- (c) a place whose reads flip between two cards -----------------------------------------
+
+
+def test_a_place_read_two_ways_asks_and_a_later_sure_read_does_not_answer_it() -> None:
+    t = table()
+    play(t, DEAL[:1])  # player 1: 10S
+    t.on_track(CardUnsure((C("9C"), C("9S")), "player 0", (0, 0), flipped=True))
+    q = t.question
+    assert q is not None and "read two ways" in q.text
+    assert q.actions == [Play(0, C("9C")), Play(0, C("9S"))]
+    # 9C read for sure elsewhere in the zone (the card's other corner?) settles nothing
+    lay(t, "9C", "player 0")
+    assert t.question is q and t.game.played(0) == ()
+    t.on_press(Press("go"))
+    t.on_press(Press("confirm"))
+    assert t.game.played(0) == (C("9S"),)

@@ -100,7 +100,7 @@ def test_reads_that_flip_between_frames_are_one_question_never_a_card() -> None:
     t = Tracker(stable=3)
     # 10S, 10S, 10C, then 10S three times: the same index read two ways
     frames = [[seen(TEN_S)], [seen(TEN_S)], [seen(TEN_C)]] + [[seen(TEN_S)]] * 3
-    assert run(t, frames) == [CardUnsure((TEN_S, TEN_C), "player 0", (100, 100))]
+    assert run(t, frames) == [CardUnsure((TEN_S, TEN_C), "player 0", (100, 100), flipped=True)]
     # nothing read at that place lays a card while it stays; it is not asked again
     later = [[seen(TEN_C)]] * 4 + [[seen(TEN_S)]] * 4 + [[seen(None, "player 0", (102, 99))]] * 8
     assert run(t, later) == []
@@ -113,7 +113,7 @@ def test_a_laid_card_read_as_another_at_its_place_is_a_question() -> None:
     for _ in range(10):  # a hand over it
         t.update([])
     assert run(t, [[seen(TEN_C, "player 0", (104, 97))]] * 5) == [
-        CardUnsure((TEN_C, TEN_S), "player 0", (104, 97))
+        CardUnsure((TEN_C, TEN_S), "player 0", (104, 97), flipped=True)
     ]
     assert t.laid == {TEN_S: "player 0"}
 
@@ -152,3 +152,13 @@ def test_a_restarted_tracker_remembers_a_contested_place() -> None:
     again = Tracker.from_json(t.to_json())
     assert again.to_json() == t.to_json()
     assert run(again, [[seen(TEN_C)]] * 4) == []
+
+
+def test_a_card_in_doubt_is_not_laid_from_its_other_index_meanwhile() -> None:
+    t = Tracker(stable=3)
+    run(t, [[seen(TEN_S)], [seen(TEN_S)], [seen(TEN_C)]] + [[seen(TEN_S)]] * 3)  # asked
+    other_index = seen(TEN_S, "player 0", (400, 380))  # the same card's far corner
+    assert run(t, [[seen(TEN_C), other_index]] * 5) == []
+    # once the doubted place is gone (covered), the far corner is read as it is
+    events = run(t, [[other_index]] * 6)
+    assert events == [CardLaid(TEN_S, "player 0", (400, 380))]

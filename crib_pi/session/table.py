@@ -77,6 +77,9 @@ class Question:
     zone: str
     seen: Card | None = None
     index: int = 0
+    #: Whether a later sure read of one of the choices answers it (an unclear read does; a
+    #: place read as two cards does not: the sure read may be the misread one).
+    read_answers: bool = True
 
     def offers(self, card: Card) -> bool:
         """Whether ``card`` is among the choices (a play, a starter or a crib card)."""
@@ -157,6 +160,7 @@ class TableSession:
                 "zone": q.zone,
                 "seen": str(q.seen) if q.seen else None,
                 "index": q.index,
+                "read_answers": q.read_answers,
             },
             "message": self.message,
             "claim": self.claim,
@@ -183,6 +187,7 @@ class TableSession:
                 q["zone"],
                 Card.parse(q["seen"]) if q["seen"] else None,
                 int(q["index"]),
+                bool(q.get("read_answers", True)),
             )
         )
         self.message = state["message"]
@@ -203,6 +208,9 @@ class TableSession:
         if isinstance(event, CardLaid):
             q = self.question
             if q is not None and q.seen is None and q.zone == event.zone and q.offers(event.card):
+                if not q.read_answers:  # a card read two ways, now read elsewhere: still asked
+                    self.tracker.set_aside(event.card, event.zone)
+                    return
                 self.question = None  # the unclear card has now been read for sure
             self._laid(event.card, event.zone)
         elif isinstance(event, CardUnsure):
@@ -471,12 +479,15 @@ class TableSession:
         g = self.game
         zone = event.zone
         names = cards_text(event.candidates) or "no guess"
-        text = f"a card in {zone} is unclear ({names})."
+        how = "read two ways" if event.flipped else "unclear"
+        text = f"a card in {zone} is {how} ({names})."
         if zone == "crib" and not g.crib_next and g.phase in ("play", "show", "claim"):
             self.crib_unclear = event.candidates  # asked when the crib is counted
             self.message = f"{text} Asked when the crib is counted."
             return
         self._ask(text, self._choices(event.candidates, zone), zone, None)
+        if self.question is not None and event.flipped:
+            self.question.read_answers = False
 
     def _answer(self, press: Press) -> None:
         q = self.question

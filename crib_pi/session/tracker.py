@@ -12,7 +12,8 @@ card first (it is now partly under the next card), is that card and asks nothing
 One index shows one card. A card about to be laid at a place where another card was read for
 sure in the last ``2 * stable`` frames, or where a laid card lies (the reads flip: 10C, then
 10S), is not laid: the place becomes one ``CardUnsure`` naming both, and what is read there
-afterwards lays nothing until the place has been empty for ``stable`` frames. A laid card
+afterwards, or either card read elsewhere in the zone (the card's other index), lays nothing
+until the place has been empty for ``stable`` frames. A laid card
 read for sure in another zone is reported once (the table decides: a card cannot be in two
 places) and stays laid where it was.
 """
@@ -48,11 +49,13 @@ class CardLaid:
 
 @dataclass(frozen=True, slots=True)
 class CardUnsure:
-    """A spot read as uncertain in ``stable`` frames: ask the players which card it is."""
+    """A spot read as uncertain in ``stable`` frames, or (``flipped``) read for sure as two
+    different cards: ask the players which card it is."""
 
     candidates: tuple[Card, ...]
     zone: str
     centre: Point
+    flipped: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +241,8 @@ class Tracker:
                 continue
             if self._contested_at(zone, sighting.centre) is not None:
                 continue  # a question is out on this place
+            if any(spot.zone == zone and card in spot.cards for spot in self._contested):
+                continue  # nor laid elsewhere in the zone (the same card's other index?)
             count = self._streak.get((card, zone), 0) + 1
             streak[(card, zone)] = count
             if count < self.stable:
@@ -247,7 +252,7 @@ class Tracker:
             if rivals:
                 cards = (card, *rivals)
                 self._contested.append(_Contested(zone, sighting.centre, cards))
-                events.append(CardUnsure(cards, zone, sighting.centre))
+                events.append(CardUnsure(cards, zone, sighting.centre, flipped=True))
             elif card in self.laid:  # laid elsewhere: report it once, leave it laid there
                 self._aside[(card, zone)] = 0
                 events.append(CardLaid(card, zone, sighting.centre))
