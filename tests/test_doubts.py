@@ -8,6 +8,8 @@ card), 0 9C, 1 6S (15 for 2), 0 3H (last card); the crib is to be turned up.
 
 from __future__ import annotations
 
+import json
+
 from crib_pi.actions import Crib, GameOptions, Go, Play
 from crib_pi.cards import Card
 from crib_pi.session.table import Press, TableSession, TypedCard
@@ -226,3 +228,24 @@ def test_a_place_read_two_ways_asks_and_a_later_sure_read_does_not_answer_it() -
     t.on_press(Press("go"))
     t.on_press(Press("confirm"))
     assert t.game.played(0) == (C("9S"),)
+
+
+def test_a_crib_never_read_keeps_the_next_deal_s_crib_card_out() -> None:
+    t = table()
+    play(t, DEAL)  # the crib is next, but none of it has been read
+    t.on_press(Press("confirm"))  # the players want the next deal
+    assert t.game.crib_next and "crib" in t.message and "next deal waits" in t.message
+    lay(t, "QS", "crib")  # a card on the crib spot is asked about, not counted
+    assert t.question is not None and t.game.crib_next and t.crib_cards == []
+
+
+def test_a_restart_keeps_the_doubts() -> None:
+    t = table()
+    play(t, DEAL)
+    lay(t, "10C", "crib")
+    t.on_press(Press("confirm"))  # moved on from an incomplete crib
+    t.on_track(CardUnsure((C("2D"), C("2H")), "crib", (0, 0), flipped=True))
+    again = TableSession(t.options, GameLog(None, None, list(t.log.memory)))  # resumed
+    assert again.restore(json.loads(json.dumps(t.state())))
+    assert again.crib_interrupted and again.crib_cards == [C("10C")]
+    assert again.question is not None and not again.question.read_answers

@@ -217,8 +217,8 @@ class TableSession:
             self._unsure(event)
         elif isinstance(event, MatCleared) and self.waiting_for_next_deal:
             self.message = "the mat is clear: Confirm starts the next deal"
-        elif isinstance(event, MatCleared):
-            self._crib_interrupted()
+        elif isinstance(event, MatCleared) and self.crib_cards:
+            self._crib_interrupted()  # part of the crib was read, and now the mat is clear
 
     def on_typed(self, typed: TypedCard) -> None:
         """A card entered by hand goes where the game expects the next card."""
@@ -358,7 +358,7 @@ class TableSession:
         elif g.phase == "play" and player is not None:
             self._play(player, card)
         elif zone == "crib" and self.crib_interrupted:
-            have = cards_text(tuple(self.crib_cards))
+            have = cards_text(tuple(self.crib_cards)) or "nothing"
             text = f"is {card} the crib's missing card? (the crib so far: {have})"
             self._ask(text, [Crib((card,))], zone, card)
         elif zone == "crib" and g.phase in ("show", "claim"):
@@ -439,8 +439,7 @@ class TableSession:
     def _crib_interrupted(self) -> None:
         """The players moved on (cleared the mat, pressed Confirm, laid another card) while
         the crib is incomplete: ask for its missing card; later crib cards are asked about."""
-        g = self.game
-        if not (g.crib_next and self.crib_cards) or self.crib_interrupted:
+        if not self.game.crib_next or self.crib_interrupted:
             return
         self.crib_interrupted = True
         if self.crib_unclear:
@@ -448,8 +447,9 @@ class TableSession:
             if self.question is not None:
                 return
         have = cards_text(tuple(self.crib_cards))
+        what = f"the crib has only {have}" if have else "the crib has not been read"
         self.message = (
-            f"the crib has only {have}: lay its missing card on the crib spot or type it in; "
+            f"{what}: lay its missing card on the crib spot or type it in; "
             "the next deal waits for it"
         )
 

@@ -13,9 +13,9 @@ One index shows one card. A card about to be laid at a place where another card 
 sure in the last ``2 * stable`` frames, or where a laid card lies (the reads flip: 10C, then
 10S), is not laid: the place becomes one ``CardUnsure`` naming both, and what is read there
 afterwards, or either card read elsewhere in the zone (the card's other index), lays nothing
-until the place has been empty for ``stable`` frames. A laid card
-read for sure in another zone is reported once (the table decides: a card cannot be in two
-places) and stays laid where it was.
+until the place has been empty for ``stable`` frames. A laid card read for sure in another
+zone is reported once (the table decides: a card cannot be in two places) and stays laid
+where it was.
 """
 
 from __future__ import annotations
@@ -132,8 +132,7 @@ class Tracker:
             "recent": [[f, str(c), z, list(p)] for f, c, z, p in self._recent],
             "aside": [[str(c), z, n] for (c, z), n in self._aside.items()],
             "contested": [
-                {"zone": s.zone, "centre": list(s.centre), "cards": [str(c) for c in s.cards]}
-                | {"missing": s.missing}
+                [s.zone, list(s.centre), [str(c) for c in s.cards], s.missing]
                 for s in self._contested
             ],
         }
@@ -170,13 +169,8 @@ class Tracker:
         ]
         t._aside = {(Card.parse(c), z): int(n) for c, z, n in data.get("aside", [])}
         t._contested = [
-            _Contested(
-                s["zone"],
-                (float(s["centre"][0]), float(s["centre"][1])),
-                tuple(Card.parse(c) for c in s["cards"]),
-                int(s["missing"]),
-            )
-            for s in data.get("contested", [])
+            _Contested(z, (float(p[0]), float(p[1])), tuple(map(Card.parse, cs)), int(n))
+            for z, p, cs, n in data.get("contested", [])
         ]
         return t
 
