@@ -9,7 +9,7 @@ from typing import Any
 import cv2
 import pytest
 
-from crib_pi.actions import Action, GameOptions, Play, Undo
+from crib_pi.actions import Action, Crib, Cut, CutForDeal, GameOptions, Play, Undo
 from crib_pi.cards import Card
 from crib_pi.commands.session import read_presses
 from crib_pi.mat import Mat
@@ -104,3 +104,85 @@ def test_a_script_with_an_undo_is_refused() -> None:
     _, actions = random_game(options, seed=1, known=False)
     with pytest.raises(ValueError, match="undo"):
         ScriptedPlayers.from_film([actions[0], Undo(1)], [])
+
+
+class FlippingReader:
+    """The film's ground truth, but each card in ``flips`` is read, frame after frame, as the
+    card it maps to (another suit of its rank) except every fourth frame: Y, Y, X, Y, Y, Y, X.
+    The misreading wins three frames running, so a tracker that only wants stable reads lays
+    it."""
+
+    def __init__(self, truth: Path, flips: dict[Card, Card]) -> None:
+        self.truth = TruthReader(truth)
+        self.flips = flips
+        self.seen: dict[Card, int] = {}
+
+    def read(self, bgr: Any) -> _Reading:
+        reading = self.truth.read(bgr)
+        cards = []
+        for r in reading.cards:
+            n = self.seen.get(r.card, 0)
+            if r.card in self.flips:
+                self.seen[r.card] = n + 1
+                if n % 4 != 2:
+                    r = replace(r, card=self.flips[r.card])
+            cards.append(r)
+        return _Reading(tuple(cards), ())
+
+
+def _unused_twin(card: Card, used: set[Card]) -> Card | None:
+    return next((Card(card.rank, s) for s in "CDHS" if Card(card.rank, s) not in used), None)
+
+
+def _play_film(
+    tmp_path: Path, options: GameOptions, actions: list[Action], reader: Any
+) -> tuple[TableSession, ScriptedPlayers]:
+    players = ScriptedPlayers.from_film(actions, read_settled(tmp_path))
+    table = TableSession(options, GameLog(None), Tracker(stable=3))
+    pipeline = FramePipeline(Mat(options.players), reader, table.tracker)
+    presses = read_presses(tmp_path / "buttons.jsonl")
+    for number, path in enumerate(sorted((tmp_path / "frames").iterdir())):
+        for event in pipeline.process(cv2.imread(str(path))):
+            table.on_track(event)
+        players.after_frame(table, number, presses.get(number, []))
+    players.finish(table)
+    return table, players
+
+
+def test_reads_that_flip_stop_on_a_question_and_no_wrong_card_is_scored(tmp_path: Path) -> None:
+    """A played card and a crib card whose reads flip to another suit (as 10C read as 10S
+    did on a deck never trained on): the game stops on questions, the scripted players answer
+    them, and the game is the script's without one wrong card ever scored."""
+    options = GameOptions(players=2, target=61, dealer=0)
+    game, actions = random_game(options, seed=33, known=False)
+    film(options, actions, plain_face, tmp_path, seed=33, lift_and_return=0)
+    used = {c for a in actions if not isinstance(a, CutForDeal) for c in getattr(a, "cards", ())}
+    used |= {a.card for a in actions if isinstance(a, Play | Cut)}
+    play = next(p.card for p in _plays(actions, 0)[4:] if _unused_twin(p.card, used))
+    crib = next(c for a in actions if isinstance(a, Crib) for c in a.cards if _unused_twin(c, used))
+    flips = {play: _unused_twin(play, used), crib: _unused_twin(crib, used)}
+    reader = FlippingReader(tmp_path / "truth.jsonl", flips)  # type: ignore[arg-type]
+    table, players = _play_film(tmp_path, options, actions, reader)
+    assert same_game([r.action for r in table.game.records], actions)
+    assert table.game.scores == game.scores
+    misread = {str(c) for c in flips.values()}
+    assert not any(f'"{c}"' in line for line in table.log.memory for c in misread)
+    assert players.taken_back == [] and players.answered >= 2
+    assert play not in players.typed and crib not in players.typed  # asked, not typed
+
+
+def test_an_unclear_crib_card_is_asked_and_answered(tmp_path: Path) -> None:
+    """A crib card read only uncertainly, spread beside the others: the session asks about it
+    and the players' answer completes the crib (nobody has to type it in)."""
+    options = GameOptions(players=2, target=61, dealer=0)
+    game, actions = random_game(options, seed=34, known=False)
+    film(options, actions, plain_face, tmp_path, seed=34, lift_and_return=0)
+    used = [c for a in actions for c in getattr(a, "cards", ())]
+    used += [a.card for a in actions if isinstance(a, Play | Cut)]
+    crib = next(c for a in actions if isinstance(a, Crib) for c in a.cards if used.count(c) == 1)
+    absent = next(c for c in map(Card.from_index, range(52)) if c not in used)
+    reader = FaultyReader(tmp_path / "truth.jsonl", absent, (absent, absent), crib)
+    table, players = _play_film(tmp_path, options, actions, reader)
+    assert same_game([r.action for r in table.game.records], actions)
+    assert table.game.scores == game.scores and players.taken_back == []
+    assert players.answered >= 1 and crib not in players.typed

@@ -91,3 +91,74 @@ def test_a_laid_card_read_uncertain_where_it_lies_asks_nothing() -> None:
     # the same candidates somewhere else in the zone are a new card: asked about
     elsewhere = [seen(None, "player 0", (600, 100), FIVE, Card.parse("5D"))]
     assert run(t, [elsewhere] * 6) == [CardUnsure((FIVE, Card.parse("5D")), "player 0", (600, 100))]
+
+
+TEN_C, TEN_S = Card.parse("10C"), Card.parse("10S")
+
+
+def test_reads_that_flip_between_frames_are_one_question_never_a_card() -> None:
+    t = Tracker(stable=3)
+    # 10S, 10S, 10C, then 10S three times: the same index read two ways
+    frames = [[seen(TEN_S)], [seen(TEN_S)], [seen(TEN_C)]] + [[seen(TEN_S)]] * 3
+    assert run(t, frames) == [CardUnsure((TEN_S, TEN_C), "player 0", (100, 100), flipped=True)]
+    # nothing read at that place lays a card while it stays; it is not asked again
+    later = [[seen(TEN_C)]] * 4 + [[seen(TEN_S)]] * 4 + [[seen(None, "player 0", (102, 99))]] * 8
+    assert run(t, later) == []
+    assert t.laid == {}
+
+
+def test_a_laid_card_read_as_another_at_its_place_is_a_question() -> None:
+    t = Tracker(stable=3)
+    run(t, [[seen(TEN_S)]] * 3)  # laid as 10S
+    for _ in range(10):  # a hand over it
+        t.update([])
+    assert run(t, [[seen(TEN_C, "player 0", (104, 97))]] * 5) == [
+        CardUnsure((TEN_C, TEN_S), "player 0", (104, 97), flipped=True)
+    ]
+    assert t.laid == {TEN_S: "player 0"}
+
+
+def test_the_next_card_in_a_row_or_the_spread_crib_is_no_flip() -> None:
+    t = Tracker(stable=3)
+    crib = [Card.parse(c) for c in ("2D", "7C", "QH", "AS")]
+    events: list[object] = []
+    on_mat: list[Sighting] = []
+    for k, card in enumerate(crib):  # 9 mm along and 3 mm down each: 38 px apart
+        on_mat.append(seen(card, "crib", (1000 + 36 * k, 500 + 12 * k)))
+        events += run(t, [on_mat[:]] * 3)
+    assert [e.card for e in events if isinstance(e, CardLaid)] == crib
+    assert not any(isinstance(e, CardUnsure) for e in events)
+
+
+def test_a_laid_card_read_in_another_zone_is_reported_once_and_stays_laid() -> None:
+    t = Tracker(stable=3)
+    run(t, [[seen(FIVE)]] * 3)
+    both = [seen(FIVE), seen(FIVE, "player 1", (400, 100))]
+    assert run(t, [both] * 12) == [CardLaid(FIVE, "player 1", (400, 100))]
+    assert t.laid == {FIVE: "player 0"}
+
+
+def test_an_unclear_crib_card_beside_a_sure_one_is_asked_about() -> None:
+    t = Tracker(stable=3)
+    sure = seen(KING, "crib", (1000, 500))
+    unclear = seen(None, "crib", (1036, 512), FIVE, Card.parse("5D"))
+    events = run(t, [[sure, unclear]] * 6)
+    assert CardUnsure((FIVE, Card.parse("5D")), "crib", (1036, 512)) in events
+
+
+def test_a_restarted_tracker_remembers_a_contested_place() -> None:
+    t = Tracker(stable=3)
+    run(t, [[seen(TEN_S)], [seen(TEN_S)], [seen(TEN_C)]] + [[seen(TEN_S)]] * 3)
+    again = Tracker.from_json(t.to_json())
+    assert again.to_json() == t.to_json()
+    assert run(again, [[seen(TEN_C)]] * 4) == []
+
+
+def test_a_card_in_doubt_is_not_laid_from_its_other_index_meanwhile() -> None:
+    t = Tracker(stable=3)
+    run(t, [[seen(TEN_S)], [seen(TEN_S)], [seen(TEN_C)]] + [[seen(TEN_S)]] * 3)  # asked
+    other_index = seen(TEN_S, "player 0", (400, 380))  # the same card's far corner
+    assert run(t, [[seen(TEN_C), other_index]] * 5) == []
+    # once the doubted place is gone (covered), the far corner is read as it is
+    events = run(t, [[other_index]] * 6)
+    assert events == [CardLaid(TEN_S, "player 0", (400, 380))]

@@ -47,6 +47,8 @@ class ScriptedPlayers:
     typed_cards: set[tuple[int, Card]] = field(default_factory=set)
     answered: int = 0
     taken_back: list[Action] = field(default_factory=list)
+    #: The table's notices seen so far (a card read, not scored, nothing to choose).
+    notices: int = 0
 
     @classmethod
     def from_film(cls, actions: list[Action], settled: list[dict[str, Any]]) -> ScriptedPlayers:
@@ -61,7 +63,7 @@ class ScriptedPlayers:
         pressed in that frame, each press held until the board shows the cards laid before
         it."""
         self._take_back_wrong(table)
-        rejected = self._answer(table)
+        rejected = self._answer(table) or self._new_notice(table)
         if presses:
             self.held.append((frame, self._cards_laid(frame), presses))
         due = self._cards_laid(frame - self.patience)
@@ -103,6 +105,12 @@ class ScriptedPlayers:
         ):
             table.on_lines(self.held.pop(0)[2])
             self._take_back_wrong(table)
+
+    def _new_notice(self, table: TableSession) -> bool:
+        """The board set a card read for sure aside with a notice (it came before the board
+        was ready, or cannot be there): like a question turned down."""
+        seen, self.notices = self.notices, table.notices
+        return table.notices > seen
 
     def _expected(self, table: TableSession) -> Action | None:
         done = len(table.game.records)

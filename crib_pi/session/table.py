@@ -6,6 +6,16 @@ all from one thread. Every action it applies goes to the game log. Anything it c
 (a card out of turn, past 31, unreadable) is never scored: it becomes a ``Question`` that the
 players answer with the buttons (Go: next choice, Confirm: accept, Undo: reject).
 
+A card it should doubt is never scored either: a card read again where it cannot be (already
+played, the starter, in the crib or another player's cut this deal), or a place whose reads
+flip between two cards (the tracker's ``CardUnsure``), asks which card it is, offering the
+legal cards of the same rank in the other suits (the usual misreading) or the cards read.
+A question always offers a choice: where there is none it is only a notice, and the button
+press that follows does what it always does. The crib is counted only when its four cards
+are known: a crib card read only uncertainly is asked about when the crib is next, and once
+the players move on (clear the mat, press Confirm, lay another card) an incomplete crib asks
+for its missing card; a card then laid on the crib spot joins it only if the players say so.
+
 Buttons by phase: cutting - a player's Go picks them as dealer, Confirm picks player 0;
 play - Go says go for the player to play (or the player whose Go it is), Undo takes back the
 last action; muggins claims - Go adds a point, Undo takes one off, Confirm pegs the claim,
@@ -67,6 +77,9 @@ class Question:
     zone: str
     seen: Card | None = None
     index: int = 0
+    #: Whether a later sure read of one of the choices answers it (an unclear read does; a
+    #: place read as two cards does not: the sure read may be the misread one).
+    read_answers: bool = True
 
     def offers(self, card: Card) -> bool:
         """Whether ``card`` is among the choices (a play, a starter or a crib card)."""
@@ -91,7 +104,17 @@ def _describe(action: Action) -> str:
         return f"player {action.player} plays {action.card}"
     if isinstance(action, Cut):
         return f"the starter is {action.card}"
+    if isinstance(action, Crib) and len(action.cards) == 1:
+        return f"{action.cards[0]} is in the crib"
     return type(action).__name__.lower()
+
+
+def _place_text(zone: str) -> str:
+    if zone == "starter":
+        return "the starter"
+    if zone == "crib":
+        return "in the crib"
+    return f"{zone}'s card this deal"
 
 
 @dataclass
@@ -107,6 +130,12 @@ class TableSession:
     waiting_for_next_deal: bool = False
     cut_cards: dict[int, Card] = field(default_factory=dict)
     crib_cards: list[Card] = field(default_factory=list)
+    #: Candidates of a crib card read only uncertainly, kept until the crib is counted.
+    crib_unclear: tuple[Card, ...] = ()
+    #: The players moved on from an incomplete crib: every further crib card is asked about.
+    crib_interrupted: bool = False
+    #: Cards read and set aside with a notice (nothing to choose), counted for whoever watches.
+    notices: int = 0
 
     def __post_init__(self) -> None:
         if self.log.memory:  # resuming: the log holds the game so far
@@ -131,6 +160,7 @@ class TableSession:
                 "zone": q.zone,
                 "seen": str(q.seen) if q.seen else None,
                 "index": q.index,
+                "read_answers": q.read_answers,
             },
             "message": self.message,
             "claim": self.claim,
@@ -138,6 +168,8 @@ class TableSession:
             "waiting_for_next_deal": self.waiting_for_next_deal,
             "cut_cards": {str(p): str(c) for p, c in self.cut_cards.items()},
             "crib_cards": [str(c) for c in self.crib_cards],
+            "crib_unclear": [str(c) for c in self.crib_unclear],
+            "crib_interrupted": self.crib_interrupted,
         }
 
     def restore(self, state: dict[str, Any]) -> bool:
@@ -155,6 +187,7 @@ class TableSession:
                 q["zone"],
                 Card.parse(q["seen"]) if q["seen"] else None,
                 int(q["index"]),
+                bool(q.get("read_answers", True)),
             )
         )
         self.message = state["message"]
@@ -163,6 +196,10 @@ class TableSession:
         self.waiting_for_next_deal = bool(state["waiting_for_next_deal"])
         self.cut_cards = {int(p): Card.parse(c) for p, c in state["cut_cards"].items()}
         self.crib_cards = [Card.parse(c) for c in state["crib_cards"]]
+        self.crib_unclear = tuple(Card.parse(c) for c in state.get("crib_unclear", []))
+        self.crib_interrupted = bool(state.get("crib_interrupted", False))
+        if self.question is not None and not self.question.actions:  # saved by older code
+            self.message, self.question = self.question.text, None
         return True
 
     # -- inputs ------------------------------------------------------------------------
@@ -171,12 +208,17 @@ class TableSession:
         if isinstance(event, CardLaid):
             q = self.question
             if q is not None and q.seen is None and q.zone == event.zone and q.offers(event.card):
+                if not q.read_answers:  # a card read two ways, now read elsewhere: still asked
+                    self.tracker.set_aside(event.card, event.zone)
+                    return
                 self.question = None  # the unclear card has now been read for sure
             self._laid(event.card, event.zone)
         elif isinstance(event, CardUnsure):
             self._unsure(event)
         elif isinstance(event, MatCleared) and self.waiting_for_next_deal:
             self.message = "the mat is clear: Confirm starts the next deal"
+        elif isinstance(event, MatCleared) and self.crib_cards:
+            self._crib_interrupted()  # part of the crib was read, and now the mat is clear
 
     def on_typed(self, typed: TypedCard) -> None:
         """A card entered by hand goes where the game expects the next card."""
@@ -190,6 +232,9 @@ class TableSession:
         elif g.phase == "show" and g.crib_next:
             zone = "crib"
         self.tracker.laid[typed.card] = zone
+        if zone == "crib" and typed.card not in self._placed():
+            self._add_to_crib(typed.card)  # typed on purpose: no need to ask
+            return
         self._laid(typed.card, zone)
 
     def on_lines(self, lines: list[dict[str, Any]]) -> None:
@@ -225,8 +270,10 @@ class TableSession:
         elif press.button == "confirm" and (self.waiting_for_next_deal or g.phase == "over"):
             self.tracker.ignore_everything()
             self.waiting_for_next_deal = False
-            self.crib_cards = []
+            self._forget_crib()
             self.message = "new deal: turn the starter on its spot"
+        elif press.button == "confirm":
+            self._crib_interrupted()  # the crib is not settled: no next deal yet
 
     # -- what the board shows ----------------------------------------------------------
 
@@ -241,6 +288,9 @@ class TableSession:
             prompt = "muggins? an opponent's Go takes the missed points, Confirm lets it go"
         elif self.waiting_for_next_deal:
             prompt = "clear the mat, then Confirm starts the next deal"
+        elif self.game.crib_next and self.crib_cards:
+            have = cards_text(tuple(self.crib_cards))
+            prompt = f"the crib so far: {have}; lay or type its missing card"
         flags = snap.flags + ((self.log.problem,) if self.log.problem else ())
         text = self.message or snap.last_text
         return dataclasses.replace(snap, prompt=prompt, flags=flags, last_text=text)
@@ -274,6 +324,11 @@ class TableSession:
             self.message = record.text
         if g.phase == "claim":
             self.claim = 0
+        if g.crib_next and not self.muggins_open:
+            if len(self.crib_cards) >= 4:  # turned up while the hands were being counted
+                self._apply_crib()
+            elif self.crib_unclear and self.question is None:
+                self._ask_unclear_crib()
 
     def _laid(self, card: Card, zone: str) -> None:
         if self.waiting_for_next_deal:
@@ -281,6 +336,12 @@ class TableSession:
             self.message = f"{card} ignored: Confirm starts the next deal"
             return
         g = self.game
+        where = self._placed().get(card)
+        if where == zone:
+            return  # the card seen again where it lies (the starter on its spot, a played card)
+        if where is not None:
+            self._doubt(card, zone, f"{card} read in {zone}, but it is {_place_text(where)}.")
+            return
         player = int(zone.split()[1]) if zone.startswith("player") else None
         if g.phase == "cut_for_deal":
             if player is not None and player not in self.cut_cards:
@@ -296,18 +357,107 @@ class TableSession:
             self._apply(Cut(card))
         elif g.phase == "play" and player is not None:
             self._play(player, card)
-        elif g.phase == "show" and g.crib_next and zone == "crib":
-            self.crib_cards.append(card)
-            if len(self.crib_cards) == 4:
-                if self._apply(Crib(tuple(self.crib_cards))) is None:
-                    for c in self.crib_cards:
-                        self.tracker.ignore(c)
-                self.crib_cards = []
-        elif zone == "crib" or (zone == "starter" and card == g.starter):
-            return  # the crib laid face down, or the starter still on its spot
+        elif zone == "crib" and self.crib_interrupted:
+            have = cards_text(tuple(self.crib_cards)) or "nothing"
+            text = f"is {card} the crib's missing card? (the crib so far: {have})"
+            self._ask(text, [Crib((card,))], zone, card)
+        elif zone == "crib" and g.phase in ("show", "claim"):
+            self._add_to_crib(card)  # counted once the hands are (turned up early if need be)
+        elif zone == "crib":
+            return  # the crib laid face down
         else:
             self.tracker.ignore(card)
             self.message = f"{card} in {zone} not scored now: {g.snapshot().prompt}"
+            self._crib_interrupted()
+
+    def _placed(self) -> dict[Card, str]:
+        """This deal's cards the table knows, and the zone each lies in."""
+        g = self.game
+        placed: dict[Card, str] = {c: f"player {p}" for p, c in self.cut_cards.items()}
+        if g.phase in ("cut_for_deal", "deal", "over"):
+            return placed
+        if g.starter is not None:
+            placed[g.starter] = "starter"
+        for p in range(self.options.players):
+            placed.update((c, f"player {p}") for c in g.played(p))
+        placed.update((c, "crib") for c in self.crib_cards)
+        return placed
+
+    def _doubt(self, card: Card, zone: str, reason: str) -> None:
+        """A card read where it cannot be: most likely another suit of its rank, misread."""
+        others = [Card(card.rank, suit) for suit in "CDHS" if suit != card.suit]
+        self._ask(reason, self._choices(tuple(others), zone), zone, card)
+
+    def _choices(self, cards: tuple[Card, ...], zone: str) -> list[Action]:
+        """The cards that could lie in ``zone`` now, as the actions that would take them."""
+        g = self.game
+        placed = self._placed()
+        fresh = [c for c in cards if c not in placed]
+        if g.phase == "play" and zone.startswith("player"):
+            plays = [Play(int(zone.split()[1]), c) for c in fresh]
+            return [a for a in plays if g.can(a)]
+        if g.phase in ("deal", "over") and zone == "starter":
+            return [a for a in (Cut(c) for c in fresh) if g.can(a)]
+        if zone == "crib" and g.phase in ("show", "claim"):
+            return [Crib((c,)) for c in fresh]
+        return []
+
+    def _ask(self, text: str, actions: list[Action], zone: str, seen: Card | None) -> None:
+        """A question when there is a choice to make; otherwise only a notice, and the card
+        (if one was read) is set aside, so the next button press does what it always does."""
+        if actions:
+            self.question = Question(text, actions, zone, seen)
+            return
+        self.message = f"{text} Not scored."
+        if seen is not None:
+            self.notices += 1
+            self._set_aside(seen, zone)
+
+    def _set_aside(self, card: Card, zone: str) -> None:
+        """Stop reading ``card`` in ``zone``; where it lies for sure this deal it stays."""
+        if self._placed().get(card, zone) != zone:
+            self.tracker.set_aside(card, zone)
+        else:
+            self.tracker.ignore(card)
+
+    def _add_to_crib(self, card: Card) -> None:
+        self.crib_cards.append(card)
+        self.crib_unclear = ()
+        if len(self.crib_cards) >= 4 and self.game.crib_next and not self.muggins_open:
+            self._apply_crib()
+
+    def _apply_crib(self) -> None:
+        cards = tuple(self.crib_cards[:4])
+        if self._apply(Crib(cards)) is None:
+            for c in cards:
+                self.tracker.ignore(c)
+        self._forget_crib()
+
+    def _forget_crib(self) -> None:
+        self.crib_cards, self.crib_unclear, self.crib_interrupted = [], (), False
+
+    def _crib_interrupted(self) -> None:
+        """The players moved on (cleared the mat, pressed Confirm, laid another card) while
+        the crib is incomplete: ask for its missing card; later crib cards are asked about."""
+        if not self.game.crib_next or self.crib_interrupted:
+            return
+        self.crib_interrupted = True
+        if self.crib_unclear:
+            self._ask_unclear_crib()
+            if self.question is not None:
+                return
+        have = cards_text(tuple(self.crib_cards))
+        what = f"the crib has only {have}" if have else "the crib has not been read"
+        self.message = (
+            f"{what}: lay its missing card on the crib spot or type it in; "
+            "the next deal waits for it"
+        )
+
+    def _ask_unclear_crib(self) -> None:
+        names = cards_text(self.crib_unclear)
+        text = f"a crib card is unclear ({names})."
+        self._ask(text, self._choices(self.crib_unclear, "crib"), "crib", None)
+        self.crib_unclear = ()
 
     def _play(self, player: int, card: Card) -> None:
         g = self.game
@@ -321,45 +471,48 @@ class TableSession:
         turn = g.turn
         if turn is not None and turn != player and g.can(Play(turn, card)):
             text = f"{card} in player {player}'s place: {reason}."
-            self.question = Question(text, [Play(turn, card)], f"player {player}", card)
+            self._ask(text, [Play(turn, card)], f"player {player}", card)
         else:
-            self.question = Question(f"{card} not scored: {reason}.", [], f"player {player}", card)
+            self._ask(f"{card} in player {player}'s place: {reason}.", [], f"player {player}", card)
 
     def _unsure(self, event: CardUnsure) -> None:
         g = self.game
         zone = event.zone
-        actions: list[Action] = []
-        if g.phase == "play" and zone.startswith("player"):
-            actions = [Play(int(zone.split()[1]), c) for c in event.candidates]
-            actions = [a for a in actions if g.can(a)]
-        elif g.phase == "deal" and zone == "starter":
-            actions = [a for a in (Cut(c) for c in event.candidates) if g.can(a)]
-        elif g.crib_next and zone == "crib":
-            actions = [Crib((c,)) for c in event.candidates]
         names = cards_text(event.candidates) or "no guess"
-        self.question = Question(f"a card in {zone} is unclear ({names}).", actions, zone)
+        how = "read two ways" if event.flipped else "unclear"
+        text = f"a card in {zone} is {how} ({names})."
+        if zone == "crib" and not g.crib_next and g.phase in ("play", "show", "claim"):
+            self.crib_unclear = event.candidates  # asked when the crib is counted
+            self.message = f"{text} Asked when the crib is counted."
+            return
+        self._ask(text, self._choices(event.candidates, zone), zone, None)
+        if self.question is not None and event.flipped:
+            self.question.read_answers = False
 
     def _answer(self, press: Press) -> None:
         q = self.question
         assert q is not None
-        if press.button == "go" and q.actions:
+        if press.button == "go" and len(q.actions) > 1:
             q.index = (q.index + 1) % len(q.actions)
             return
+        if press.button == "go":
+            return  # one choice only: Confirm takes it, Undo turns it down
         self.question = None
         if press.button == "undo":
             if q.seen is not None:
-                self.tracker.ignore(q.seen)
-            self.message = "taken back: lay the card again"
+                self._set_aside(q.seen, q.zone)
+            self.message = "taken back: lay the card again or type it in"
             return
         if press.button == "confirm" and q.actions:
             action = q.actions[q.index]
             if isinstance(action, Crib):
-                self._laid(action.cards[0], "crib")
+                self.tracker.laid[action.cards[0]] = "crib"
+                self._add_to_crib(action.cards[0])
             elif isinstance(action, Play | Cut):
                 self.tracker.laid[action.card] = q.zone  # seen there from now on
                 self._apply(action)
         elif q.seen is not None:
-            self.tracker.ignore(q.seen)
+            self._set_aside(q.seen, q.zone)
 
     def _undo(self) -> None:
         g = self.game

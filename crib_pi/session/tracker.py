@@ -8,6 +8,14 @@ deal) is ignored until it has been gone from the mat for ``stable`` frames. A sp
 reading as *uncertain* for twice ``stable`` frames (time for a sure read to come first)
 becomes one question, never a guess; a spot where a laid card lies, read uncertain with that
 card first (it is now partly under the next card), is that card and asks nothing.
+
+One index shows one card. A card about to be laid at a place where another card was read for
+sure in the last ``2 * stable`` frames, or where a laid card lies (the reads flip: 10C, then
+10S), is not laid: the place becomes one ``CardUnsure`` naming both, and what is read there
+afterwards, or either card read elsewhere in the zone (the card's other index), lays nothing
+until the place has been empty for ``stable`` frames. A laid card read for sure in another
+zone is reported once (the table decides: a card cannot be in two places) and stays laid
+where it was.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from crib_pi.cards import Card
 
 Point = tuple[float, float]
 NEAR = 60.0  # mat pixels (15 mm): uncertain reads this close are the same spot
+SAME = 25.0  # mat pixels (6 mm): reads this close are one index (two visible indices are not)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,11 +49,13 @@ class CardLaid:
 
 @dataclass(frozen=True, slots=True)
 class CardUnsure:
-    """A spot read as uncertain in ``stable`` frames: ask the players which card it is."""
+    """A spot read as uncertain in ``stable`` frames, or (``flipped``) read for sure as two
+    different cards: ask the players which card it is."""
 
     candidates: tuple[Card, ...]
     zone: str
     centre: Point
+    flipped: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +78,16 @@ class _Unsure:
 
 
 @dataclass
+class _Contested:
+    """A place read as two different cards: asked about once, nothing laid there."""
+
+    zone: str
+    centre: Point
+    cards: tuple[Card, ...]
+    missing: int = 0
+
+
+@dataclass
 class Tracker:
     """Feed it each frame's sightings with ``update``; it returns what became certain."""
 
@@ -80,6 +101,9 @@ class Tracker:
     _frame: int = 0
     _last_seen: dict[Card, int] = field(default_factory=dict)
     _laid_at: dict[Card, list[Point]] = field(default_factory=dict)  # where read for sure
+    _recent: list[tuple[int, Card, str, Point]] = field(default_factory=list)  # sure reads
+    _aside: dict[tuple[Card, str], int] = field(default_factory=dict)  # -> frames gone there
+    _contested: list[_Contested] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """Everything the tracker knows, so a restarted session carries on exactly."""
@@ -105,6 +129,12 @@ class Tracker:
             "frame": self._frame,
             "last_seen": {str(c): n for c, n in self._last_seen.items()},
             "laid_at": {str(c): [list(p) for p in ps] for c, ps in self._laid_at.items()},
+            "recent": [[f, str(c), z, list(p)] for f, c, z, p in self._recent],
+            "aside": [[str(c), z, n] for (c, z), n in self._aside.items()],
+            "contested": [
+                [s.zone, list(s.centre), [str(c) for c in s.cards], s.missing]
+                for s in self._contested
+            ],
         }
 
     @classmethod
@@ -133,6 +163,15 @@ class Tracker:
             Card.parse(c): [(float(p[0]), float(p[1])) for p in ps]
             for c, ps in data.get("laid_at", {}).items()
         }
+        t._recent = [
+            (int(f), Card.parse(c), z, (float(p[0]), float(p[1])))
+            for f, c, z, p in data.get("recent", [])
+        ]
+        t._aside = {(Card.parse(c), z): int(n) for c, z, n in data.get("aside", [])}
+        t._contested = [
+            _Contested(z, (float(p[0]), float(p[1])), tuple(map(Card.parse, cs)), int(n))
+            for z, p, cs, n in data.get("contested", [])
+        ]
         return t
 
     def ignore(self, card: Card) -> None:
@@ -144,10 +183,18 @@ class Tracker:
             self._ignored[card] = gone
         for key in [k for k in self._streak if k[0] == card]:
             del self._streak[key]
+        self._recent = [r for r in self._recent if r[1] != card]  # its reads are no evidence
+
+    def set_aside(self, card: Card, zone: str) -> None:
+        """Lay nothing for ``card`` read in ``zone`` until it has left that zone (a read the
+        table doubts); where it is laid, if anywhere, it stays laid."""
+        self._aside[(card, zone)] = 0
+        self._streak.pop((card, zone), None)
 
     def ignore_everything(self) -> None:
         """Everything on the mat now is stale: the next deal starts from a clear mat."""
-        for card in list(self.laid) + [card for card, _ in self._streak]:
+        stale = [c for spot in self._contested for c in spot.cards]
+        for card in list(self.laid) + [card for card, _ in self._streak] + stale:
             self.ignore(card)
         for spot in self._unsure:
             spot.asked = True
@@ -166,20 +213,46 @@ class Tracker:
             self._ignored[card] = 0 if card in seen_cards else self._ignored[card] + 1
             if self._ignored[card] >= self.stable:
                 del self._ignored[card]
+        for key in list(self._aside):
+            self._aside[key] = 0 if key in sure else self._aside[key] + 1
+            if self._aside[key] >= self.stable:
+                del self._aside[key]
+        self._age_contested(sightings)
+        horizon = self._frame - 2 * self.stable
+        self._recent = [r for r in self._recent if r[0] > horizon]
+        self._recent += [
+            (self._frame, card, zone, s.centre)
+            for (card, zone), s in sure.items()
+            if card not in self._ignored and (card, zone) not in self._aside
+        ]
         streak: dict[tuple[Card, str], int] = {}
         for (card, zone), sighting in sure.items():
             if self.laid.get(card) == zone:  # remember each place it is read (both indices)
                 places = self._laid_at.setdefault(card, [])
                 if len(places) < 4 and all(_distance(p, sighting.centre) >= NEAR for p in places):
                     places.append(sighting.centre)
-            if card in self._ignored or self.laid.get(card) == zone:
+            if card in self._ignored or self.laid.get(card) == zone or (card, zone) in self._aside:
                 continue
+            if self._contested_at(zone, sighting.centre) is not None:
+                continue  # a question is out on this place
+            if any(spot.zone == zone and card in spot.cards for spot in self._contested):
+                continue  # nor laid elsewhere in the zone (the same card's other index?)
             count = self._streak.get((card, zone), 0) + 1
             streak[(card, zone)] = count
-            if count >= self.stable:
+            if count < self.stable:
+                continue
+            del streak[(card, zone)]
+            rivals = self._rivals(card, zone, sighting.centre)
+            if rivals:
+                cards = (card, *rivals)
+                self._contested.append(_Contested(zone, sighting.centre, cards))
+                events.append(CardUnsure(cards, zone, sighting.centre, flipped=True))
+            elif card in self.laid:  # laid elsewhere: report it once, leave it laid there
+                self._aside[(card, zone)] = 0
+                events.append(CardLaid(card, zone, sighting.centre))
+            else:
                 self.laid[card] = zone
                 self._laid_at[card] = [sighting.centre]
-                del streak[(card, zone)]
                 events.append(CardLaid(card, zone, sighting.centre))
         self._streak = streak
         events += self._track_unsure([s for s in in_zones if s.card is None], sure)
@@ -191,6 +264,37 @@ class Tracker:
                 self._cleared = True
                 events.append(MatCleared())
         return events
+
+    def _rivals(self, card: Card, zone: str, centre: Point) -> tuple[Card, ...]:
+        """Other cards read for sure at this very place lately, or laid there: newest first.
+        A laid card counts where it came to rest (read in passing while lifted or slid in
+        elsewhere, it proves nothing about those places)."""
+        rivals: list[Card] = []
+        for _, other, z, place in reversed(self._recent):
+            near = z == zone and _distance(place, centre) < SAME
+            if near and other != card and other not in rivals:
+                rivals.append(other)
+        for other, places in self._laid_at.items():
+            near = bool(places) and _distance(places[0], centre) < SAME
+            if near and other != card and other not in rivals and self.laid.get(other) == zone:
+                rivals.append(other)
+        return tuple(rivals)
+
+    def _contested_at(self, zone: str, centre: Point) -> _Contested | None:
+        return next(
+            (s for s in self._contested if s.zone == zone and _distance(s.centre, centre) < SAME),
+            None,
+        )
+
+    def _age_contested(self, sightings: list[Sighting]) -> None:
+        """A contested place stays so while anything is read there; then it is forgotten."""
+        for spot in self._contested:
+            spot.missing += 1
+        for s in sightings:
+            here = self._contested_at(s.zone, s.centre) if s.zone is not None else None
+            if here is not None:
+                here.missing = 0
+        self._contested = [s for s in self._contested if s.missing < self.stable]
 
     def _is_laid_card(self, spot: _Unsure) -> bool:
         """An uncertain spot led by a card laid right there in its zone is that card."""
@@ -209,6 +313,8 @@ class Tracker:
             old.seen_now = False
         for sighting in unsure:
             assert sighting.zone is not None
+            if self._contested_at(sighting.zone, sighting.centre) is not None:
+                continue  # already asked about as a place read two ways
             spot = next(
                 (
                     u
@@ -224,7 +330,8 @@ class Tracker:
                 spot.seen_now, spot.missing = True, 0
                 spot.centre = sighting.centre
                 spot.candidates = sighting.candidates or spot.candidates
-        # a spot now read for sure, or gone for a while, stops being a question
+        # a spot now read for sure (that very index: a card beside it, as in the spread crib,
+        # answers nothing), or gone for a while, stops being a question
         sure_spots = [(s.zone, s.centre) for s in sure.values()]
         for spot in self._unsure:
             spot.missing = 0 if spot.seen_now else spot.missing + 1
@@ -232,7 +339,7 @@ class Tracker:
             u
             for u in self._unsure
             if u.missing < self.stable
-            and not any(z == u.zone and _distance(c, u.centre) < NEAR for z, c in sure_spots)
+            and not any(z == u.zone and _distance(c, u.centre) < SAME for z, c in sure_spots)
             and not self._is_laid_card(u)
         ]
         events: list[TrackEvent] = []
