@@ -47,7 +47,7 @@ def line(label: str, right: int, named: int, true: int, extra: str = "") -> str:
     )
 
 
-def bench_real(rec: Recognizer, verbose: bool) -> None:
+def bench_real(rec: Recognizer, verbose: bool, grey: bool = False) -> None:
     path = SHARED / "labels.csv"
     if not path.exists():
         print(f"real photos: {path} missing, skipped")
@@ -58,6 +58,8 @@ def bench_real(rec: Recognizer, verbose: bool) -> None:
         rows = list(csv.DictReader(fh))
     for row in rows:
         img = load_image(SHARED / row["file"])
+        if grey:  # as a monochrome camera would see it
+            img = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
         t0 = time.perf_counter()
         res = rec.read(img)
         times.append(time.perf_counter() - t0)
@@ -76,7 +78,8 @@ def bench_real(rec: Recognizer, verbose: bool) -> None:
                 f"  {row['file']}: truth {row['cards']} | named {' '.join(map(str, named))}"
                 f" | uncertain {len(res.uncertain)}" + (f" | WRONG {wrong}" if wrong else "")
             )
-    print(f"Real development photos ({len(rows)} images, {SHARED}):")
+    what = "in grey " if grey else ""
+    print(f"Real development photos {what}({len(rows)} images, {SHARED}):")
     for key in ("single", "multi-separate", "multi-overlap", "all"):
         if key in by:
             r, n, t, u = by[key]
@@ -157,6 +160,68 @@ def bench_empty(rec: Recognizer, count: int, seed: int) -> None:
     )
 
 
+def bench_leave_out(models: Path, count: int, seed: int) -> None:
+    """Each deck family read by networks trained without it, against the shipped networks.
+
+    ``models`` holds ``colour-no-<family>.onnx`` and ``grey-no-<family>.onnx`` for each family
+    (``tools/train_vision_gpu.sh``); the held-out recognizer is that colour network alone with
+    that grey network. Flat: 4 to 8 cards lying apart, upright-ish, no tilt; table: 8 cards in
+    rows, fans and piles, half of them on the printed mat. Cards 125 to 135 px wide at
+    1280x720, the A3 mat filling a 16:9 frame.
+    """
+    from crib_pi.vision.synth.decks import FAMILIES, available, deck_names, load_deck
+    from crib_pi.vision.synth.labels import readable_cards
+    from crib_pi.vision.synth.scenes import LAYOUTS, make_scene
+
+    if not available():
+        print("leave-out: gnome-cards-data or rsvg-convert missing, skipped")
+        return
+    shipped = Recognizer()
+    print(f"LEAVE DECK FAMILIES OUT: cards 125-135 px wide at 1280x720, {count} scenes a kind")
+    totals: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for fam, names in FAMILIES.items():
+        colour, grey = models / f"colour-no-{fam}.onnx", models / f"grey-no-{fam}.onnx"
+        if not (colour.is_file() and grey.is_file()):
+            print(f"  {fam}: no networks trained without it in {models}, skipped")
+            continue
+        held_out = Recognizer(models=[colour], grey=grey)
+        decks = [load_deck(n) for n in names if n in deck_names()]
+        for kind in ("flat", "table"):
+            rng = np.random.default_rng(seed)
+            acc = {"held out": [0, 0, 0], "shipped": [0, 0, 0]}  # right, wrong, readable
+            for i in range(count):
+                if kind == "flat":
+                    scene = make_scene(
+                        rng, decks, size=(1280, 720), card_width=(125.0, 135.0), n_cards=(4, 8),
+                        layout="scatter", tilt=0.0, degrade=0.3, clutter_count=(0, 0),
+                    )  # fmt: skip
+                else:
+                    scene = make_scene(
+                        rng, decks, size=(1280, 720), card_width=(125.0, 135.0), n_cards=(8, 8),
+                        layout=LAYOUTS[i % len(LAYOUTS)], tilt=0.05, degrade=0.5,
+                        clutter_count=(0, 2), on_mat=i % 2 == 1,
+                    )  # fmt: skip
+                truth = {Card.from_index(c) for c in readable_cards(scene)}
+                present = {Card.from_index(c) for c in scene.cards}
+                for who, rec in (("held out", held_out), ("shipped", shipped)):
+                    named = {r.card for r in rec.read(scene.image).cards}
+                    a = acc[who]
+                    a[0] += len(named & truth)
+                    a[1] += len(named - present)
+                    a[2] += len(truth)
+            for who, (right, wrong, true) in acc.items():
+                t = totals[f"{kind} {who}"]
+                t[0], t[1], t[2] = t[0] + right, t[1] + wrong, t[2] + true
+            h, sh = acc["held out"], acc["shipped"]
+            print(
+                f"  {fam:13s} {kind:5s} readable {h[2]:4d}  held out: recall "
+                f"{h[0] / max(h[2], 1):6.1%} wrong {h[1]}   (shipped, which saw it: recall "
+                f"{sh[0] / max(sh[2], 1):6.1%} wrong {sh[1]})"
+            )
+    for key, (right, wrong, true) in sorted(totals.items()):
+        print(f"  all families, {key:16s} recall {right / max(true, 1):6.1%}  wrong {wrong}")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--synthetic", type=int, default=200)
@@ -170,11 +235,22 @@ def main() -> None:
         default=[],
         help="one model; a first and a second; or those and a wide one (default: shipped)",
     )
+    p.add_argument(
+        "--leave-out",
+        type=Path,
+        help="folder of networks each trained without one deck family (train_vision_gpu.sh)",
+    )
+    p.add_argument("--leave-out-scenes", type=int, default=20, help="scenes per family and kind")
+    p.add_argument("--grey-photos", action="store_true", help="the real photos in grey too")
     p.add_argument("-v", "--verbose", action="store_true")
     a = p.parse_args()
     cv2.setNumThreads(1)
+    if a.leave_out:
+        bench_leave_out(a.leave_out, a.leave_out_scenes, a.seed + 3)
     rec = Recognizer(models=a.model)
     bench_real(rec, a.verbose)
+    if a.grey_photos:
+        bench_real(rec, a.verbose, grey=True)
     times = bench_synthetic(rec, a.synthetic, a.seed)
     bench_synthetic(rec, a.mat, a.seed + 2, on_mat=True)
     bench_empty(rec, a.empty, a.seed + 1)
