@@ -178,8 +178,11 @@ def _drop_oversized(groups: list[_Index]) -> list[_Index]:
 
 def _combine_opposites(groups: list[_Index], paper: PaperRegions | None) -> list[_Index]:
     """One card's two corner indices as one look: agreeing, their probabilities are multiplied;
-    both fairly sure (``DISAGREE_AT``) of different cards, the two become one read in doubt,
-    with their probabilities averaged; otherwise the surer corner speaks for the card.
+    both fairly sure (``DISAGREE_AT``) of one rank in two suits, or neither sure enough to be
+    named, the two become one read in doubt, with their probabilities averaged; one named and
+    the other barely read, the named one speaks for the card. Two sure reads of two ranks stay
+    two cards: on a mat or in a row, two cards turned half round to each other can sit just
+    where one card's corners would.
 
     Two corners disagree when their leading cards share a rank or a suit, or each gives the
     other's card some weight, and no gap between card faces (``paper``) parts them: two cards
@@ -208,15 +211,19 @@ def _combine_opposites(groups: list[_Index], paper: PaperRegions | None) -> list
             ga.probs = gb.probs = both
             paired.update((a, agree[0]))
         elif differ:
-            gb = groups[differ[0]]
-            if min(ga.confidence, gb.confidence) >= DISAGREE_AT:  # a real contradiction: ask
+            b = differ[0]
+            gb = groups[b]
+            sure, unsure = sorted((ga.confidence, gb.confidence), reverse=True)
+            if (unsure >= DISAGREE_AT and _same_rank(ga, gb)) or sure < NAME_AT:  # one question
                 ga.probs = (ga.probs + gb.probs) / 2.0
                 ga.p_index = min(ga.p_index, gb.p_index)
                 ga.doubt = True
-                dropped.add(differ[0])
-            else:  # the surer corner speaks for the card; the other was only half read
-                dropped.add(differ[0] if ga.confidence >= gb.confidence else a)
-            paired.update((a, differ[0]))
+                dropped.add(b)
+            elif sure >= NAME_AT and unsure < DISAGREE_AT:  # the other corner, half read
+                dropped.add(b if ga.confidence >= gb.confidence else a)
+            else:  # two sure reads of two ranks: two cards, turned to each other
+                continue
+            paired.update((a, b))
     return [g for i, g in enumerate(groups) if i not in dropped]
 
 
@@ -243,6 +250,10 @@ def _on_one_face(ga: _Index, gb: _Index, paper: PaperRegions) -> bool:
         return float(x), float(y)
 
     return paper.joined(inside(ga), inside(gb), 0.4 * ga.side)
+
+
+def _same_rank(ga: _Index, gb: _Index) -> bool:
+    return Card.from_index(ga.lead).rank == Card.from_index(gb.lead).rank
 
 
 def _pairs(ga: _Index, gb: _Index) -> bool:

@@ -91,7 +91,7 @@ def test_drawn_decks_print_their_index_where_their_boxes_say() -> None:
         assert len(deck.faces) == 52 and deck.name.startswith("drawn-")
         for face, boxes in zip(deck.faces[::7], deck.boxes[::7], strict=True):
             assert boxes is not None
-            (rx0, ry0, rx1, ry1), (sx0, sy0, sx1, sy1) = boxes
+            (_, ry0, rx1, ry1), (_, sy0, sx1, sy1) = boxes
             h, w = face.shape[:2]
             assert rx1 < 0.45 * w and sy1 < 0.45 * h and sy0 >= ry1 - 2  # suit under rank
             # the bottom-right corner is the top-left one turned half round
