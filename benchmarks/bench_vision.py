@@ -2,22 +2,24 @@
 
     python benchmarks/bench_vision.py [--synthetic 200] [--mat 100] [--empty 100] [--model F ...]
 
-Real: every photo in ../shared/cards/labels.csv; card-level recall and precision by scene type
-(a named card counts as right when the photo holds that card). Synthetic (labelled so): top-down
-1280x720 scenes at the product's geometry (cards 150-250 px wide, 8 per scene, overlapping in
-rows, fans and piles) from the gnome-cards-data decks, on seeds the training never used; the
-truth is every card with one whole index (its measured rank and suit boxes) in view and
-uncovered; courts that print no index on bare card are counted apart. On the mat: the same,
-on the printed play mat (``crib-pi mat``) under a tilt, half the scenes with the demo's plain
-deck. Empty: synthetic tables with clutter (paper with print, phones, coasters, hands,
-face-down cards) and no face-up card. Speed: median time per 1280x720 frame with 8 cards, on
-one core.
+Real: every photo in PHOTOS/labels.csv (``--photos``, default $CRIB_PI_SHARED/cards or
+../shared/cards: the photos are under other people's licences and not in the repository);
+card-level recall and precision by scene type (a named card counts as right when the photo holds
+that card). Synthetic (labelled so): top-down 1280x720 scenes at the product's geometry (cards
+150-250 px wide, 8 per scene, overlapping in rows, fans and piles) from the gnome-cards-data
+decks, on seeds the training never used; the truth is every card with one whole index (its
+measured rank and suit boxes) in view and uncovered; courts that print no index on bare card are
+counted apart. On the mat: the same, on the printed play mat (``crib-pi mat``) under a tilt,
+half the scenes with the demo's plain deck. Empty: synthetic tables with clutter (paper with
+print, phones, coasters, hands, face-down cards) and no face-up card. Speed: median time per
+1280x720 frame with 8 cards, on one core.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import os
 import statistics
 import time
 from collections import Counter, defaultdict
@@ -29,7 +31,11 @@ import numpy as np
 from crib_pi.cards import Card
 from crib_pi.vision.recognizer import Recognizer, load_image
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "cards"
+SHARED = (
+    Path(os.environ["CRIB_PI_SHARED"]) / "cards"
+    if os.environ.get("CRIB_PI_SHARED")
+    else Path(__file__).resolve().parents[1].parent / "shared" / "cards"
+)
 
 
 def score(truth: list[Card], named: list[Card]) -> tuple[int, int, int]:
@@ -47,8 +53,8 @@ def line(label: str, right: int, named: int, true: int, extra: str = "") -> str:
     )
 
 
-def bench_real(rec: Recognizer, verbose: bool) -> None:
-    path = SHARED / "labels.csv"
+def bench_real(rec: Recognizer, verbose: bool, photos: Path) -> None:
+    path = photos / "labels.csv"
     if not path.exists():
         print(f"real photos: {path} missing, skipped")
         return
@@ -57,7 +63,7 @@ def bench_real(rec: Recognizer, verbose: bool) -> None:
     with path.open() as fh:
         rows = list(csv.DictReader(fh))
     for row in rows:
-        img = load_image(SHARED / row["file"])
+        img = load_image(photos / row["file"])
         t0 = time.perf_counter()
         res = rec.read(img)
         times.append(time.perf_counter() - t0)
@@ -76,7 +82,7 @@ def bench_real(rec: Recognizer, verbose: bool) -> None:
                 f"  {row['file']}: truth {row['cards']} | named {' '.join(map(str, named))}"
                 f" | uncertain {len(res.uncertain)}" + (f" | WRONG {wrong}" if wrong else "")
             )
-    print(f"Real development photos ({len(rows)} images, {SHARED}):")
+    print(f"Real development photos ({len(rows)} images, {photos}):")
     for key in ("single", "multi-separate", "multi-overlap", "all"):
         if key in by:
             r, n, t, u = by[key]
@@ -170,11 +176,12 @@ def main() -> None:
         default=[],
         help="one model; a first and a second; or those and a wide one (default: shipped)",
     )
+    p.add_argument("--photos", type=Path, default=SHARED, help="folder with labels.csv")
     p.add_argument("-v", "--verbose", action="store_true")
     a = p.parse_args()
     cv2.setNumThreads(1)
     rec = Recognizer(models=a.model)
-    bench_real(rec, a.verbose)
+    bench_real(rec, a.verbose, a.photos)
     times = bench_synthetic(rec, a.synthetic, a.seed)
     bench_synthetic(rec, a.mat, a.seed + 2, on_mat=True)
     bench_empty(rec, a.empty, a.seed + 1)
