@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from crib_pi.history import PlayerStats, add_stats, history_rows
-from crib_pi.store import GameStore, StoreError, default_db
+from crib_pi.store import GameStore, default_db, open_store
 
 
 def add_parser(sub: Any) -> None:
@@ -28,10 +28,8 @@ def add_parser(sub: Any) -> None:
 
 
 def _open(args: argparse.Namespace) -> GameStore:
-    path = args.db or default_db()
-    if not path.exists():
-        raise StoreError(f"no game database at {path} (no game has been stored yet)")
-    return GameStore(path)
+    """Read-only: history works on a read-only disk and never changes the file."""
+    return open_store(args.db or default_db(), readonly=True)
 
 
 def run_history(args: argparse.Namespace) -> int:

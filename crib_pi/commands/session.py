@@ -97,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
     state = None
     if args.db:
         store = open_store(args.db)
+        if store.notice:
+            print(f"crib-pi session: {store.notice}", file=sys.stderr)
         record = next(
             (
                 r.id
