@@ -21,7 +21,6 @@ from crib_pi.devices.config import CameraConfig
 from crib_pi.devices.errors import DeviceUnavailableError
 from crib_pi.devices.report import Reporter
 
-
 FAILS_BEFORE_RECONNECT = 3
 RECONNECT_EVERY = 2.0
 

@@ -11,10 +11,12 @@ import numpy as np
 from crib_pi.vision.candidates import front_end
 from crib_pi.vision.classifier import Classifier
 from crib_pi.vision.decide import decide
-from crib_pi.vision.errors import ImageReadError
+from crib_pi.vision.image_file import load_image
 from crib_pi.vision.patches import extract_wide
 from crib_pi.vision.profile import DeckProfile
 from crib_pi.vision.reads import Recognition
+
+__all__ = ["Recognizer", "load_image"]  # load_image: bounded memory (image_file)
 
 
 class Recognizer:
@@ -35,14 +37,3 @@ class Recognizer:
         if self.profile is not None:
             scores = self.profile.adjust(scores)
         return decide(frames, scores)
-
-
-def load_image(path: str | Path) -> np.ndarray:
-    """Read an image file as BGR, or raise ``ImageReadError`` naming the file."""
-    p = Path(path)
-    if not p.is_file():
-        raise ImageReadError(f"no such image: {p}")
-    img = cv2.imread(str(p), cv2.IMREAD_COLOR)
-    if img is None:
-        raise ImageReadError(f"cannot decode image: {p}")
-    return img
