@@ -267,15 +267,12 @@ def demo(args: argparse.Namespace, devices: Any) -> int:
 
 
 def _result(summary: dict[str, Any]) -> str:
-    """'player 1 wins 61 - 29, a skunk': the winner's score first, the skunk only if one."""
-    scores = list(summary["scores"])
-    winner = summary["winner"]
-    if winner is None:
-        return "no winner yet: " + " - ".join(map(str, scores))
-    order = [winner] + [i for i in range(len(scores)) if i != winner]
-    text = f"player {winner} wins " + " - ".join(str(scores[i]) for i in order)
-    skunk = {"skunk": "a skunk", "double": "a double skunk", "triple": "a triple skunk"}
-    return f"{text}, {skunk[summary['skunk']]}" if summary.get("skunk") in skunk else text
+    """'player 1 wins 61-29, a skunk': the winner's score first, the skunk only if one."""
+    from crib_pi.commands.replay import who_won
+
+    if summary["winner"] is None:
+        return "no winner yet: " + "-".join(map(str, summary["scores"]))
+    return who_won(summary["winner"], summary["scores"], summary["skunk"], 2)
 
 
 def _save_board(table: Any, path: Path) -> None:

@@ -83,7 +83,7 @@ class FlakyCapture:
         self.reads = 0
         self.released = False
 
-    def isOpened(self) -> bool:  # noqa: N802 (OpenCV's name)
+    def isOpened(self) -> bool:
         return self.opened
 
     def set(self, prop: int, value: int) -> bool:
