@@ -81,7 +81,7 @@ def run_stats(args: argparse.Namespace) -> int:
 
 def record_number(text: str) -> int:
     """``3`` or ``3.2`` (record 3, its game 2, as history used to show it) -> 3."""
-    match = re.fullmatch(r"\s*(\d{1,19})(?:\.\d{1,9})?\s*", text)
+    match = re.fullmatch(r"\s*([0-9]{1,19})(?:\.[0-9]{1,9})?\s*", text)
     if match is None:
         raise CribError(f"RECORD {clip(text)!r} is not a record number from history, like 3")
     return int(match.group(1))

@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from crib_pi.cli import clip
 from crib_pi.errors import CribError
 from crib_pi.records import replay_file
 
@@ -31,6 +32,7 @@ def run(args: argparse.Namespace) -> int:
             summary = replay.summary()
         except (CribError, OSError, UnicodeDecodeError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            reason = clip(reason)
             status = 2
             print(f"crib-pi replay: {path}: {reason}", file=sys.stderr)
             if args.json:
