@@ -123,8 +123,10 @@ def run_board(args: argparse.Namespace) -> int:
 
 
 def _show_on_devices(snapshot: Any, config: Any, seconds: float) -> int:
+    from crib_pi.commands.run import no_desktop_window
     from crib_pi.devices import make_devices
 
+    no_desktop_window(config)
     told = 0
     with make_devices(config) as devices:
         devices.show(snapshot)

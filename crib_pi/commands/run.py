@@ -58,6 +58,17 @@ def _raise_stopped(signum: int, frame: FrameType | None) -> None:
     raise Stopped(signal.Signals(signum).name)
 
 
+def no_desktop_window(device_config: Any) -> None:
+    """On a laptop with no display (ssh, CI) use SDL's dummy driver: probing Wayland and X11
+    there only prints warnings (XDG_RUNTIME_DIR) before the window fails anyway."""
+    from crib_pi.devices.factory import choose_backend
+
+    desktop = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    chosen = choose_backend(device_config)
+    if chosen == "desktop" and not desktop and not device_config.screen.driver:
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+
 def _recognizer(problems: list[str]) -> Any:
     """The card recognizer, or one that reads nothing (cards can then be typed in)."""
     try:
@@ -104,6 +115,7 @@ def _run(args: argparse.Namespace) -> int:
     if "players" in changes and len(config.game.names) != args.players:
         changes["names"] = ()
     config = dataclasses.replace(config, game=dataclasses.replace(config.game, **changes))
+    no_desktop_window(config.devices)
     devices = None
     try:
         devices = make_devices(config.devices)
