@@ -790,6 +790,8 @@ CASES: list[Case] = [
     case("run-demo-db-text", "run --demo --db {d}/n.txt", "n.txt", n__txt="notes\n"),
     case("run-demo-out-file", "run --demo --out {d}/o.txt", "o.txt", o__txt="mine\n"),
     case("run-seed-text", "run --demo --seed x", "'x'"),
+    case("run-live-db-folder", "run --db {d}/games", "games", games=DIR),
+    case("run-live-db-other-sqlite", "run --db {d}/o.db", "o.db", o__db=OTHER_DB),
     # -- install-service ------------------------------------------------------------------
     case("install-service-option", "install-service --dry-run --now", "--now"),
 ]

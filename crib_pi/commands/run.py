@@ -131,8 +131,10 @@ def live(args: argparse.Namespace, devices: Any, config: Any) -> int:
     from crib_pi.app import LIVE, Assistant, describe
     from crib_pi.session.table import TableSession
     from crib_pi.session.tracker import Tracker
-    from crib_pi.store import GameLog, StoreError, default_db, open_store
+    from crib_pi.store import GameLog, StoreError, check_ours, default_db, open_store
 
+    if args.db and not args.service:
+        check_ours(args.db)  # a --db typed now that is not ours: say so, rather than play on
     problems = describe(devices)
     options = config.game
     state = None

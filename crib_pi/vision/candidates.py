@@ -19,9 +19,18 @@ def candidates(bgr: np.ndarray) -> tuple[Frames, np.ndarray]:
     return frames, patches
 
 
+#: Most candidate frames looked at in one image. A table frame has tens to a few hundred; an
+#: image of noise or fine print has tens of thousands, whose patches and scores would take
+#: gigabytes and minutes. Beyond this many, the largest are kept (specks make the smallest).
+MAX_FRAMES = 5000
+
+
 def front_end(bgr: np.ndarray) -> tuple[Frames, np.ndarray, list[np.ndarray]]:
     """``candidates`` and the colour pyramid they were cut from, for cutting the wide look."""
     levels = pyramid(ink_map(bgr))
     frames = pair_frames(merge_levels([find_glyphs(img, scale) for img, scale in levels]))
+    if len(frames) > MAX_FRAMES:
+        keep = np.sort(np.argsort(-frames.sides, kind="stable")[:MAX_FRAMES])
+        frames = frames.take(keep)
     pyr = color_pyramid(bgr, len(levels))
     return frames, extract(pyr, frames), pyr

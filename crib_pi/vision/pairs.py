@@ -65,7 +65,7 @@ class Frames:
 
 #: Glyphs paired per block: a busy image (cloth, noise) has thousands of blobs, and pairing all
 #: against all at once would take n x n memory (13,000 blobs: several GB); per block it is bounded.
-BLOCK = 512
+BLOCK = 128
 
 
 def pair_frames(g: Glyphs) -> Frames:
