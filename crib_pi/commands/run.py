@@ -170,19 +170,25 @@ class _Progress:
     ``every`` seconds.
     """
 
-    def __init__(self, devices: Any, windowed: bool, every: float = 3.0) -> None:
+    def __init__(self, devices: Any, windowed: bool, table: Any, every: float = 3.0) -> None:
         self.devices = devices
         self.windowed = windowed
+        self.table = table
         self.every = every
         self.last = time.monotonic()
 
-    def tick(self, say: Callable[[], str] | None = None) -> None:
+    def tick(self, say: Callable[[], str] | None = None, *, on_board: bool = False) -> None:
         if self.windowed and self.devices.screen.pump():
             raise Stopped("the window was closed")
         now = time.monotonic()
         if say is not None and now - self.last >= self.every:
             self.last = now
-            print(f"crib-pi: {say()}", flush=True)
+            line = say()
+            print(f"crib-pi: {line}", flush=True)
+            if self.windowed and on_board:  # the board says it too, while it has nothing else
+                self.table.message = line
+                self.devices.show(self.table.snapshot())
+                self.table.message = ""
 
 
 def demo(args: argparse.Namespace, devices: Any) -> int:
@@ -214,7 +220,7 @@ def demo(args: argparse.Namespace, devices: Any) -> int:
             print(f"crib-pi: {store.notice}", file=sys.stderr)
         log = GameLog(store)
     table = TableSession(options, log, Tracker(stable=3))
-    progress = _Progress(devices, windowed)
+    progress = _Progress(devices, windowed, table)
     if windowed:
         devices.show(table.snapshot())  # the board at once, while the table is filmed
     print("crib-pi: no camera found: playing the built-in demo game (two players, to 61)")
@@ -226,7 +232,7 @@ def demo(args: argparse.Namespace, devices: Any) -> int:
             return f"filming the demo table: {len(os.listdir(out / 'frames'))} frames so far"
 
         def face(card: Any) -> Any:
-            progress.tick(filmed)
+            progress.tick(filmed, on_board=True)
             return plain_face(card)
 
         film(options, actions, face, out, seed=args.seed)
