@@ -19,12 +19,12 @@ def candidates(bgr: np.ndarray) -> tuple[Frames, np.ndarray]:
     return frames, patches
 
 
-#: Most blobs and candidate frames looked at in one image. A table frame has tens to a few
-#: hundred blobs; an image of noise or fine print has tens of thousands, and merging and pairing
-#: them all would take gigabytes and minutes. Beyond these, the largest are kept (specks make
-#: the smallest); an ordinary image never comes near them, so its reading is unchanged.
-MAX_GLYPHS = 3000
-MAX_FRAMES = 5000
+#: Most blobs looked at in one image. Table frames and the development photos have up to about
+#: a thousand, cluttered synthetic tables about two thousand; an image of noise or fine print
+#: has tens of thousands, and merging and pairing them all would take gigabytes and minutes.
+#: Beyond this many the largest are kept (specks make the smallest); frames, at most four a
+#: blob, are bounded with them. Ordinary images never come near it: their reading is unchanged.
+MAX_GLYPHS = 6000
 
 
 def _largest(parts: list[Glyphs], most: int) -> list[Glyphs]:
@@ -47,8 +47,5 @@ def front_end(bgr: np.ndarray) -> tuple[Frames, np.ndarray, list[np.ndarray]]:
     levels = pyramid(ink_map(bgr))
     parts = _largest([find_glyphs(img, scale) for img, scale in levels], MAX_GLYPHS)
     frames = pair_frames(merge_levels(parts))
-    if len(frames) > MAX_FRAMES:
-        keep = np.sort(np.argsort(-frames.sides, kind="stable")[:MAX_FRAMES])
-        frames = frames.take(keep)
     pyr = color_pyramid(bgr, len(levels))
     return frames, extract(pyr, frames), pyr
