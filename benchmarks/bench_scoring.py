@@ -17,7 +17,7 @@ from crib_pi.actions import GameOptions
 from crib_pi.scoring import _rank_table, all_shows, score_hand, score_hands
 from crib_pi.simulate import random_game
 
-ORACLE = Path(__file__).resolve().parents[2] / "shared" / "oracles" / "show_score_counts.json"
+ORACLE = Path(__file__).resolve().parents[1] / "tests/data/oracles/show_score_counts.json"
 
 
 def main() -> None:

@@ -2,22 +2,24 @@
 
     python benchmarks/bench_vision.py [--synthetic 200] [--mat 100] [--empty 100] [--model F ...]
 
-Real: every photo in ../shared/cards/labels.csv; card-level recall and precision by scene type
-(a named card counts as right when the photo holds that card). Synthetic (labelled so): top-down
-1280x720 scenes at the product's geometry (cards 150-250 px wide, 8 per scene, overlapping in
-rows, fans and piles) from the gnome-cards-data decks, on seeds the training never used; the
-truth is every card with one whole index (its measured rank and suit boxes) in view and
-uncovered; courts that print no index on bare card are counted apart. On the mat: the same,
-on the printed play mat (``crib-pi mat``) under a tilt, half the scenes with the demo's plain
-deck. Empty: synthetic tables with clutter (paper with print, phones, coasters, hands,
-face-down cards) and no face-up card. Speed: median time per 1280x720 frame with 8 cards, on
-one core.
+Real: every photo in PHOTOS/labels.csv (``--photos``, default $CRIB_PI_SHARED/cards or
+../shared/cards: the photos are under other people's licences and not in the repository);
+card-level recall and precision by scene type (a named card counts as right when the photo holds
+that card). Synthetic (labelled so): top-down 1280x720 scenes at the product's geometry (cards
+150-250 px wide, 8 per scene, overlapping in rows, fans and piles) from the gnome-cards-data
+decks, on seeds the training never used; the truth is every card with one whole index (its
+measured rank and suit boxes) in view and uncovered; courts that print no index on bare card are
+counted apart. On the mat: the same, on the printed play mat (``crib-pi mat``) under a tilt,
+half the scenes with the demo's plain deck. Empty: synthetic tables with clutter (paper with
+print, phones, coasters, hands, face-down cards) and no face-up card. Speed: median time per
+1280x720 frame with 8 cards, on one core.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import os
 import statistics
 import time
 from collections import Counter, defaultdict
@@ -29,7 +31,11 @@ import numpy as np
 from crib_pi.cards import Card
 from crib_pi.vision.recognizer import Recognizer, load_image
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "cards"
+SHARED = (
+    Path(os.environ["CRIB_PI_SHARED"]) / "cards"
+    if os.environ.get("CRIB_PI_SHARED")
+    else Path(__file__).resolve().parents[1].parent / "shared" / "cards"
+)
 
 
 def score(truth: list[Card], named: list[Card]) -> tuple[int, int, int]:
@@ -47,8 +53,8 @@ def line(label: str, right: int, named: int, true: int, extra: str = "") -> str:
     )
 
 
-def bench_real(rec: Recognizer, verbose: bool, grey: bool = False) -> None:
-    path = SHARED / "labels.csv"
+def bench_real(rec: Recognizer, verbose: bool, photos: Path, grey: bool = False) -> None:
+    path = photos / "labels.csv"
     if not path.exists():
         print(f"real photos: {path} missing, skipped")
         return
@@ -57,7 +63,7 @@ def bench_real(rec: Recognizer, verbose: bool, grey: bool = False) -> None:
     with path.open() as fh:
         rows = list(csv.DictReader(fh))
     for row in rows:
-        img = load_image(SHARED / row["file"])
+        img = load_image(photos / row["file"])
         if grey:  # as a monochrome camera would see it
             img = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
         t0 = time.perf_counter()
@@ -79,7 +85,7 @@ def bench_real(rec: Recognizer, verbose: bool, grey: bool = False) -> None:
                 f" | uncertain {len(res.uncertain)}" + (f" | WRONG {wrong}" if wrong else "")
             )
     what = "in grey " if grey else ""
-    print(f"Real development photos {what}({len(rows)} images, {SHARED}):")
+    print(f"Real development photos {what}({len(rows)} images, {photos}):")
     for key in ("single", "multi-separate", "multi-overlap", "all"):
         if key in by:
             r, n, t, u = by[key]
@@ -242,15 +248,16 @@ def main() -> None:
     )
     p.add_argument("--leave-out-scenes", type=int, default=20, help="scenes per family and kind")
     p.add_argument("--grey-photos", action="store_true", help="the real photos in grey too")
+    p.add_argument("--photos", type=Path, default=SHARED, help="folder with labels.csv")
     p.add_argument("-v", "--verbose", action="store_true")
     a = p.parse_args()
     cv2.setNumThreads(1)
     if a.leave_out:
         bench_leave_out(a.leave_out, a.leave_out_scenes, a.seed + 3)
     rec = Recognizer(models=a.model)
-    bench_real(rec, a.verbose)
+    bench_real(rec, a.verbose, a.photos)
     if a.grey_photos:
-        bench_real(rec, a.verbose, grey=True)
+        bench_real(rec, a.verbose, a.photos, grey=True)
     times = bench_synthetic(rec, a.synthetic, a.seed)
     bench_synthetic(rec, a.mat, a.seed + 2, on_mat=True)
     bench_empty(rec, a.empty, a.seed + 1)

@@ -3,7 +3,7 @@
 The camera thread only finds the mat and reads cards in each frame and queues the sightings;
 the main loop tracks them, polls the buttons, applies what follows to the game (which commits
 each change to the database with the table's state), draws the board, and pings systemd's
-watchdog. SIGTERM (or Ctrl-C) stops it cleanly, with nothing lost.
+watchdog. SIGTERM, Ctrl-C or the window's close button stops it cleanly, with nothing lost.
 """
 
 from __future__ import annotations
@@ -82,6 +82,8 @@ class Assistant:
         last_ping = 0.0
         try:
             while not self.stop.is_set():
+                if self.devices.screen.pump():  # the window's close button
+                    break
                 changed = self._step()
                 if changed:
                     self.table.log.commit((LIVE, 0, self.table.state()))

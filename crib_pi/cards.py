@@ -46,7 +46,8 @@ class Card:
         """Read ``5H``, ``10H``, ``TH``, ``th``, ``10♥``; raise naming the input otherwise."""
         if not isinstance(text, str):
             raise CardNotationError(f"card {text!r} is not text like '5H' or '10♥'")
-        cleaned = text.strip()
+        # Phones type suit symbols with a variation selector (U+FE0F, emoji style): drop it.
+        cleaned = text.strip().replace("\ufe0f", "").replace("\ufe0e", "")
         if len(cleaned) < 2:
             raise CardNotationError(f"card {text!r} is not a rank and a suit like '5H' or '10♥'")
         rank_text, suit_text = cleaned[:-1].strip().upper(), cleaned[-1]

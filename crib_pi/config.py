@@ -151,7 +151,7 @@ def from_mapping(data: Mapping[str, Any], path: Path | None = None) -> AppConfig
     fps = float(_typed(session, "fps", (int, float), "session")) if "fps" in session else 10.0
     stable = int(_typed(session, "stable", int, "session")) if "stable" in session else 3
     if not 0 < fps <= 60:
-        raise ConfigError(f"session.fps = {fps:g} is not between 0 and 60")
+        raise ConfigError(f"session.fps = {fps:g}: give more than 0 and at most 60 frames a second")
     if not 1 <= stable <= 30:
         raise ConfigError(f"session.stable = {stable} is not 1 to 30")
     deck = str(_typed(session, "deck", str, "session")) if "deck" in session else ""
@@ -175,6 +175,10 @@ def load(path: Path | None = None) -> AppConfig:
         raise ConfigError(f"{chosen}: no such configuration file") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{chosen}: not valid TOML ({exc})") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{chosen}: not UTF-8 text (byte {exc.start}), so not TOML") from None
+    except RecursionError:
+        raise ConfigError(f"{chosen}: nested too deeply to be a configuration") from None
     except OSError as exc:
         raise ConfigError(f"{chosen}: {exc.strerror}") from None
     try:

@@ -161,24 +161,53 @@ class Mat:
         return img
 
 
-def pdf_bytes(image: npt.NDArray[np.uint8], width_mm: float, height_mm: float) -> bytes:
-    """A one-page PDF showing ``image`` at exactly ``width_mm`` x ``height_mm``."""
-    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    if not ok:
-        raise ValueError("could not encode the mat image")
-    data = jpeg.tobytes()
-    w_pt, h_pt = width_mm * 72 / 25.4, height_mm * 72 / 25.4
-    h, w = image.shape[:2]
-    content = f"q {w_pt:.2f} 0 0 {h_pt:.2f} 0 0 cm /Mat Do Q".encode()
+#: Mat pixels to PDF points (1/72 inch).
+_PT = 72 / 25.4 / PX_PER_MM
+
+
+def pdf_bytes(mat: Mat) -> bytes:
+    """The mat as a one-page A3 PDF drawn in vectors: sharp at any printer's resolution.
+
+    Marker cells are filled squares, zones stroked rectangles, labels Helvetica-Bold (one of
+    PDF's standard fonts, so nothing is embedded). PDF's y axis points up, the mat's down.
+    """
+    w_pt, h_pt = WIDTH_MM * 72 / 25.4, HEIGHT_MM * 72 / 25.4
+    ops = ["0 0 0 rg"]
+    dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICT)
+    for marker_id, corners in mat.markers().items():
+        cells = cv2.aruco.generateImageMarker(dictionary, marker_id, 6, borderBits=1)
+        x, y = (float(v) for v in corners[0])
+        cell = float(corners[1][0] - corners[0][0]) / 6
+        for row in range(6):  # each run of black cells in a row is one box, a hair taller
+            black = np.append(cells[row] < 128, False)
+            col = 0
+            while col < 6:
+                if not black[col]:
+                    col += 1
+                    continue
+                end = col + int(np.argmin(black[col:]))
+                top = y + row * cell - 0.05
+                ops.append(_rect(x + col * cell, top, (end - col) * cell, cell + 0.1) + " f")
+                col = end
+    colours = [(200, 120, 60), (60, 150, 60), (60, 60, 200), (150, 60, 150)]
+    ops.append(f"{6 * _PT:.3f} w 1 j")
+    for zone in mat.zones:
+        x0, y0, x1, y1 = zone.box
+        b, g, r = colours[zone.player] if zone.player is not None else (120, 120, 120)
+        rgb = f"{r / 255:.3f} {g / 255:.3f} {b / 255:.3f}"
+        ops.append(f"{rgb} RG {rgb} rg " + _rect(x0, y0, x1 - x0, y1 - y0) + " S")
+        label = zone.name.upper().replace("\\", "").replace("(", "").replace(")", "")
+        ops.append(
+            f"BT /F1 {26 * _PT * 1.0:.2f} Tf {(x0 + 16) * _PT:.2f} {h_pt - (y0 + 44) * _PT:.2f} "
+            f"Td ({label}) Tj ET"
+        )
+    content = "\n".join(ops).encode("ascii")
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
         f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {w_pt:.2f} {h_pt:.2f}] "
-        "/Resources << /XObject << /Mat 4 0 R >> >> /Contents 5 0 R >>".encode(),
-        f"<< /Type /XObject /Subtype /Image /Width {w} /Height {h} /ColorSpace /DeviceRGB "
-        f"/BitsPerComponent 8 /Filter /DCTDecode /Length {len(data)} >>\nstream\n".encode()
-        + data
-        + b"\nendstream",
+        "/Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>".encode(),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>",
         f"<< /Length {len(content)} >>\nstream\n".encode() + content + b"\nendstream",
     ]
     out = bytearray(b"%PDF-1.4\n")
@@ -194,3 +223,12 @@ def pdf_bytes(image: npt.NDArray[np.uint8], width_mm: float, height_mm: float) -
         f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
     )
     return bytes(out)
+
+
+def _rect(left: float, top: float, width: float, height: float) -> str:
+    """A PDF ``re`` operator for a box given in mat pixels from the top-left."""
+    h_pt = HEIGHT_MM * 72 / 25.4
+    return (
+        f"{left * _PT:.3f} {h_pt - (top + height) * _PT:.3f} {width * _PT:.3f} "
+        f"{height * _PT:.3f} re"
+    )

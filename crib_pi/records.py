@@ -42,6 +42,8 @@ def parse_line(text: str, line: int) -> Action:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(line, f"not JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise RecordError(line, "JSON nested too deeply to be a record line") from None
     try:
         return action_from_json(data)
     except CribError as exc:

@@ -7,6 +7,11 @@ commit per action costs a few milliseconds on an SD card, far below a human's pa
 
 ``GameLog`` wraps a store for the running game: if the database is corrupt, full or
 unwritable it reports the problem once and the game goes on in memory, never a crash loop.
+
+A database crib-pi makes carries ``APPLICATION_ID`` in its SQLite header. ``open_store`` never
+moves, overwrites or deletes a path that is not one of ours (a folder, a photo, another
+program's database): it refuses it with a message. Only a corrupt database of ours is moved
+aside, and ``GameStore.notice`` says where.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from crib_pi.actions import Action, GameOptions, NewGame
 from crib_pi.errors import CribError
@@ -47,6 +53,11 @@ CREATE TABLE IF NOT EXISTS sessions (
 """
 
 
+APPLICATION_ID = 0x43524942  # "CRIB": PRAGMA application_id, bytes 68-71 of the header
+SQLITE_MAGIC = b"SQLite format 3\x00"
+OUR_TABLES = {"records", "actions", "sessions"}
+
+
 def default_db() -> Path:
     """``$CRIB_PI_DB``, else systemd's ``$STATE_DIRECTORY``, else the user's state folder."""
     if os.environ.get("CRIB_PI_DB"):
@@ -71,19 +82,30 @@ class StoredRecord:
 
 
 class GameStore:
-    """SQLite file of game records; ``path=":memory:"`` for tests and fallbacks."""
+    """SQLite file of game records; ``path=":memory:"`` for tests and fallbacks.
 
-    def __init__(self, path: str | Path) -> None:
+    ``readonly`` opens an existing database for reading only (history on a read-only disk or
+    a file the user may not write) and creates nothing.
+    """
+
+    def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
         self.path = str(path)
+        self.notice: str | None = None  # e.g. where a corrupt database was moved
         try:
-            if self.path != ":memory:":
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=5)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(SCHEMA)
+            if readonly:
+                self._db = _connect_readonly(Path(self.path))
+            else:
+                if self.path != ":memory:":
+                    Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                self._db = sqlite3.connect(self.path, isolation_level=None, timeout=5)
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=FULL")
+                self._db.executescript(SCHEMA)
+                self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             self._db.execute("SELECT count(*) FROM actions").fetchone()
         except (sqlite3.Error, OSError) as exc:
+            if hasattr(self, "_db"):
+                self._db.close()
             raise StoreError(f"game database {self.path}: {exc}") from None
 
     def close(self) -> None:
@@ -165,6 +187,8 @@ class GameStore:
             return None
 
     def lines(self, record: int) -> list[str]:
+        if not 0 < record < 2**63:  # SQLite's integers; a bigger one names no record either
+            raise StoreError(f"there is no game record {record} in {self.path}")
         rows = self._db.execute(
             "SELECT line FROM actions WHERE record = ? ORDER BY seq", (record,)
         ).fetchall()
@@ -194,24 +218,93 @@ class GameStore:
             yield stored, self.replay(stored.id)
 
 
-def open_store(path: str | Path) -> GameStore:
-    """Open the database; a corrupt file is moved aside (``.corrupt-<time>``) and a new one made.
+def _connect_readonly(path: Path) -> sqlite3.Connection:
+    """Read without writing anything, even on a read-only disk.
 
-    Raises ``StoreError`` only when even a fresh file cannot be made (e.g. a read-only disk).
+    With no ``-wal`` file beside it everything is in the file itself and it is opened
+    immutable (SQLite then makes no ``-shm`` or ``-wal``); while a writer has it open, through
+    the write-ahead log, so that the latest actions are read too.
     """
+    uri = f"file:{quote(path.resolve().as_posix())}"
+    if path.with_name(path.name + "-wal").exists():
+        try:
+            db = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None, timeout=5)
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return db
+        except sqlite3.OperationalError:
+            pass
+    return sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None)
+
+
+def check_ours(path: str | Path) -> str:
+    """What is at ``path``: "new" (nothing, or an empty file), "ours" (a database crib-pi made,
+    maybe corrupt), or a ``StoreError`` saying why it is not ours (and that it was left alone).
+    """
+    target = Path(path)
+    if str(path) == ":memory:" or not target.exists():
+        return "new"
+    left = "left as it is; give the path of a game database (a new file is made)"
+    if target.is_dir():
+        raise StoreError(f"{path} is a folder, not a game database; {left}")
+    if not target.is_file():
+        raise StoreError(f"{path} is not a regular file; {left}")
+    try:
+        with target.open("rb") as fh:
+            head = fh.read(100)
+    except OSError as exc:
+        raise StoreError(f"{path}: {exc.strerror or exc}") from None
+    if not head:
+        return "new"
+    if not head.startswith(SQLITE_MAGIC) or len(head) < 100:
+        raise StoreError(f"{path} is not a crib-pi game database (not SQLite); {left}")
+    if int.from_bytes(head[68:72], "big") == APPLICATION_ID:
+        return "ours"
+    try:  # made before the header was marked, or by another program: look at its tables
+        db = _connect_readonly(target)
+        try:
+            names = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+        finally:
+            db.close()
+    except sqlite3.Error as exc:
+        raise StoreError(
+            f"{path} cannot be read ({exc}) and is not marked as crib-pi's; {left}"
+        ) from None
+    if names and not {"records", "actions"} <= names:
+        raise StoreError(f"{path} is another program's SQLite database; {left}")
+    return "ours"
+
+
+def open_store(path: str | Path, *, readonly: bool = False) -> GameStore:
+    """Open the game database, making it if need be; refuse a path that is not ours.
+
+    A corrupt database of ours is moved aside (``.corrupt-<time>``), a new one is made and
+    ``notice`` on the store says where the old one went. ``readonly`` (history, stats,
+    export) needs the file to exist and never changes or moves anything. Raises
+    ``StoreError`` when the path is not ours or even a fresh file cannot be made.
+    """
+    kind = check_ours(path)
+    if readonly:
+        if kind == "new":
+            raise StoreError(f"no game database at {path} (no game has been stored yet)")
+        return GameStore(path, readonly=True)
     try:
         return GameStore(path)
-    except StoreError:
+    except StoreError as exc:
         target = Path(path)
-        if str(path) == ":memory:" or not target.exists():
+        if kind != "ours":
             raise
         aside = target.with_name(f"{target.name}.corrupt-{int(time.time())}")
-        target.replace(aside)
-        for suffix in ("-wal", "-shm"):
-            extra = target.with_name(target.name + suffix)
-            if extra.exists():
-                extra.replace(aside.with_name(aside.name + suffix))
-        return GameStore(path)
+        try:
+            target.replace(aside)
+            for suffix in ("-wal", "-shm"):
+                extra = target.with_name(target.name + suffix)
+                if extra.exists():
+                    extra.replace(aside.with_name(aside.name + suffix))
+        except OSError as err:
+            raise StoreError(f"{exc}; it could not be moved aside ({err.strerror})") from None
+        store = GameStore(path)
+        store.notice = f"{exc}; the damaged database was moved to {aside} and a new one made"
+        return store
 
 
 class GameLog:

@@ -1,5 +1,6 @@
-"""Shared test helpers: where the shared oracles live, cards from bare ranks, and loading a
-script that is not part of the package (a tool, a hardware calculator) as a module."""
+"""Shared test helpers: where the oracles (in the repository) and the photos (beside it) live,
+cards from bare ranks, and loading a script that is not part of the package (a tool, a hardware
+calculator) as a module."""
 
 from __future__ import annotations
 
@@ -19,13 +20,24 @@ settings.register_profile("ci", max_examples=40)
 settings.register_profile("deep", max_examples=400)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+# The oracles are committed (tests/data/oracles, origin in its README); only the real card
+# photos, under other people's licences, stay outside the repository, in ../shared or
+# $CRIB_PI_SHARED, and the tests that use them skip when they are absent.
+ORACLES = Path(__file__).resolve().parent / "data" / "oracles"
+SHARED = Path(
+    os.environ.get("CRIB_PI_SHARED") or Path(__file__).resolve().parents[1].parent / "shared"
+)
+
+
+def oracle_path(name: str) -> Path:
+    return ORACLES / name
 
 
 def shared_path(*parts: str) -> Path:
+    """A file of the shared photos; call inside a test (it skips the test when absent)."""
     path = SHARED.joinpath(*parts)
     if not path.exists():
-        pytest.skip(f"shared material missing: {path}")
+        pytest.skip(f"the shared card photos are not here ({path}); set CRIB_PI_SHARED to them")
     return path
 
 
@@ -39,7 +51,7 @@ def load_script(path: Path) -> ModuleType:
 
 
 def rules_cases(kind: str) -> list[dict[str, object]]:
-    lines = shared_path("oracles", "rules_cases.jsonl").read_text().splitlines()
+    lines = oracle_path("rules_cases.jsonl").read_text().splitlines()
     cases = [json.loads(line) for line in lines if line.strip()]
     return [c for c in cases if c["kind"] == kind]
 

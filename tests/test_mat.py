@@ -87,8 +87,35 @@ def test_mat_command(tmp_path: Path) -> None:
     ]
     pdf, png = tmp_path / "mat.pdf", tmp_path / "mat.png"
     assert subprocess.run([*run, "--out", str(pdf)]).returncode == 0
-    assert pdf.read_bytes().startswith(b"%PDF-1.4") and b"/DCTDecode" in pdf.read_bytes()
+    assert pdf.read_bytes().startswith(b"%PDF-1.4") and b"/Image" not in pdf.read_bytes()
     assert subprocess.run([*run, "--out", str(png), "--players", "4"]).returncode == 0
     assert cv2.imread(str(png)).shape == (HEIGHT, WIDTH, 3)
     bad = subprocess.run([*run, "--out", str(tmp_path / "mat.txt")], capture_output=True, text=True)
     assert bad.returncode == 2 and "written as .pdf or .png" in bad.stderr
+
+
+def test_the_pdf_mat_is_vector_and_its_markers_are_found(tmp_path: Path) -> None:
+    """The PDF's own drawing, rasterised here from its boxes, gives markers the camera finds
+    where the layout says: the print is sharp at any resolution and still right."""
+    import re
+
+    from crib_pi.mat import ARUCO_DICT, Mat, pdf_bytes
+
+    mat = Mat(2)
+    data = pdf_bytes(mat).decode("latin-1")
+    assert "/Subtype /Image" not in data and "/Helvetica-Bold" in data
+    assert "(PLAYER 0) Tj" in data and "(CRIB) Tj" in data
+    scale = 3  # 12 pixels a millimetre: about 300 dpi
+    px_per_pt = scale * 4 * 25.4 / 72
+    height = HEIGHT * scale
+    image = np.full((height, WIDTH * scale), 255, np.uint8)
+    for x, y, w, h in re.findall(r"([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+) re f", data):
+        x0, x1 = float(x) * px_per_pt, (float(x) + float(w)) * px_per_pt
+        top = height - (float(y) + float(h)) * px_per_pt
+        image[round(top) : round(top + float(h) * px_per_pt), round(x0) : round(x1)] = 0
+    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICT))
+    corners, ids, _ = detector.detectMarkers(image)
+    assert ids is not None and sorted(ids.ravel().tolist()) == [0, 1, 2, 3]
+    for marker, found in zip(ids.ravel(), corners, strict=True):
+        expected = mat.markers()[int(marker)] * scale
+        assert np.abs(found.reshape(4, 2) - expected).max() < 2 * scale

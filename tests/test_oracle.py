@@ -1,4 +1,4 @@
-"""All 12,994,800 shows through the batch scorer reproduce the shared count tables exactly."""
+"""All 12,994,800 shows through the batch scorer reproduce the oracle count tables exactly."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from crib_pi.scoring import all_shows, score_hands
-from tests.conftest import shared_path
+from tests.conftest import oracle_path
 
 
 @pytest.fixture(scope="module")
@@ -18,7 +18,7 @@ def shows() -> tuple[np.ndarray, np.ndarray]:
 
 @pytest.mark.parametrize("kind", ["hand", "crib"])
 def test_every_show_matches_the_oracle(shows: tuple[np.ndarray, np.ndarray], kind: str) -> None:
-    oracle = json.loads(shared_path("oracles", "show_score_counts.json").read_text())[kind]
+    oracle = json.loads(oracle_path("show_score_counts.json").read_text())[kind]
     hands, starters = shows
     assert len(hands) == oracle["total"] == 12_994_800
     totals = score_hands(hands, starters, crib=kind == "crib")

@@ -1,4 +1,4 @@
-"""Every case in ../shared/oracles/rules_cases.jsonl, run through the public API."""
+"""Every case in tests/data/oracles/rules_cases.jsonl, run through the public API."""
 
 from __future__ import annotations
 

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from crib_pi.actions import GameOptions, Undo
 from crib_pi.game import Game
 from crib_pi.records import replay_lines
 from crib_pi.simulate import random_game
-from crib_pi.store import GameLog, GameStore, open_store
+from crib_pi.store import GameLog, GameStore, StoreError, open_store
 
 
 def test_a_reopened_store_resumes_the_same_game(tmp_path: Path) -> None:
@@ -41,12 +44,69 @@ def test_a_reopened_store_resumes_the_same_game(tmp_path: Path) -> None:
     assert replay_lines(again.lines(record)).game.snapshot() == game.snapshot()
 
 
-def test_a_corrupt_database_is_moved_aside(tmp_path: Path) -> None:
+def test_a_corrupt_database_of_ours_is_moved_aside_and_said_where(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
-    path.write_bytes(b"this is not a database" * 100)
+    GameStore(path).close()
+    damaged = bytearray(path.read_bytes())
+    damaged[100:4096] = b"\xff" * 3996  # the header (and its mark) intact, the schema gone
+    path.write_bytes(bytes(damaged))
     store = open_store(path)
     assert store.records() == []
-    assert list(tmp_path.glob("games.sqlite3.corrupt-*"))
+    (aside,) = tmp_path.glob("games.sqlite3.corrupt-*[0-9]")
+    assert aside.read_bytes() == bytes(damaged)
+    assert store.notice is not None and str(aside) in store.notice
+
+
+@pytest.mark.parametrize("kind", ["folder", "text", "photo", "other-sqlite", "short-sqlite"])
+def test_a_path_that_is_not_our_database_is_refused_and_left_alone(
+    tmp_path: Path, kind: str
+) -> None:
+    path = tmp_path / "given"
+    if kind == "folder":
+        path.mkdir()
+        (path / "holiday.txt").write_text("my own file")
+    elif kind == "text":
+        path.write_text("this is not a database" * 100)
+    elif kind == "photo":
+        path.write_bytes(b"\xff\xd8\xff\xe0" + bytes(range(256)) * 20)
+    elif kind == "other-sqlite":
+        db = sqlite3.connect(path)
+        db.execute("CREATE TABLE contacts (name TEXT)")
+        db.commit()
+        db.close()
+    else:
+        path.write_bytes(b"SQLite format 3\x00 and then nothing")
+    before = sorted((p.name, p.read_bytes() if p.is_file() else b"") for p in tmp_path.rglob("*"))
+    with pytest.raises(StoreError, match=str(path)):
+        open_store(path)
+    after = sorted((p.name, p.read_bytes() if p.is_file() else b"") for p in tmp_path.rglob("*"))
+    assert after == before
+
+
+def test_history_reads_a_read_only_database(tmp_path: Path) -> None:
+    """Opened read-only and immutable: nothing beside it is made, nothing in it changes."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    store = GameStore(folder / "games.sqlite3")
+    opts = GameOptions(names=("Ann", "Bob"))
+    _, actions = random_game(opts, seed=3)
+    record = store.new_record(opts)
+    for action in actions:
+        store.append(record, action)
+    store.close()
+    data = (folder / "games.sqlite3").read_bytes()
+    (folder / "games.sqlite3").chmod(0o444)
+    folder.chmod(0o555)
+    try:
+        for command in ("history", "stats"):
+            done = _crib_pi(command, "--db", str(folder / "games.sqlite3"), "--json")
+            assert done.returncode == 0, done.stderr
+            assert json.loads(done.stdout)
+        assert _crib_pi("export", "1", "--db", str(folder / "games.sqlite3")).stdout
+        assert sorted(p.name for p in folder.iterdir()) == ["games.sqlite3"]
+        assert (folder / "games.sqlite3").read_bytes() == data
+    finally:
+        folder.chmod(0o755)
 
 
 def test_a_full_disk_leaves_the_game_going_in_memory(tmp_path: Path) -> None:

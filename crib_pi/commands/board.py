@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from crib_pi.devices.errors import PegsNotationError
+from crib_pi.errors import CribError
 
 SIZE_HELP = "screen size for --png, WIDTHxHEIGHT (default 800x480; Touch Display 2: 720x1280)"
 
@@ -73,6 +74,7 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def run_board(args: argparse.Namespace) -> int:
+    from crib_pi.commands.session import check_output
     from crib_pi.devices import load_config
     from crib_pi.devices.scenes import SCENES, pegs_snapshot
 
@@ -90,6 +92,13 @@ def run_board(args: argparse.Namespace) -> int:
         snapshot = pegs_snapshot(pegs, players)
     config = load_config(args.config)
     size = parse_size(args.size)
+    for option, path in (("--png", args.png), ("--leds-json", args.leds_json)):
+        if path is not None:
+            check_output(path, option)
+    if args.png is not None and args.png.suffix.lower() != ".png":
+        raise CribError(f"--png {args.png}: give a .png file name")
+    if not 0 <= args.seconds <= 3600:  # also refuses nan and inf
+        raise CribError(f"--seconds {args.seconds:g}: give 0 to 3600")
     if args.png is None and args.leds_json is None:
         return _show_on_devices(snapshot, config, args.seconds)
     if args.leds_json is not None:
@@ -106,13 +115,18 @@ def run_board(args: argparse.Namespace) -> int:
 
         from crib_pi.devices.screen_draw import render
 
-        pygame.image.save(render(snapshot, size), str(args.png))
+        try:
+            pygame.image.save(render(snapshot, size), str(args.png))
+        except pygame.error as exc:
+            raise CribError(f"--png {args.png}: could not be written ({exc})") from None
     return 0
 
 
 def _show_on_devices(snapshot: Any, config: Any, seconds: float) -> int:
+    from crib_pi.commands.run import no_desktop_window
     from crib_pi.devices import make_devices
 
+    no_desktop_window(config)
     told = 0
     with make_devices(config) as devices:
         devices.show(snapshot)

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from pathlib import Path
 from typing import Any
 
+from crib_pi.cli import clip
+from crib_pi.errors import CribError
 from crib_pi.history import PlayerStats, add_stats, history_rows
-from crib_pi.store import GameStore, StoreError, default_db
+from crib_pi.store import GameStore, default_db, open_store
 
 
 def add_parser(sub: Any) -> None:
@@ -21,17 +24,18 @@ def add_parser(sub: Any) -> None:
         p.add_argument("--json", action="store_true")
         p.set_defaults(func=func)
     p = sub.add_parser("export", help="write one stored game record (JSON lines)")
-    p.add_argument("game", type=int, metavar="GAME", help="the record number from history")
+    p.add_argument("game", metavar="RECORD", help="the record number history shows (3, or 3.2)")
     p.add_argument("--db", type=Path)
     p.add_argument("--out", type=Path, help="file to write (default: standard output)")
     p.set_defaults(func=run_export)
 
 
+SKUNKS = {"skunk": "a skunk", "double": "a double skunk", "triple": "a triple skunk"}
+
+
 def _open(args: argparse.Namespace) -> GameStore:
-    path = args.db or default_db()
-    if not path.exists():
-        raise StoreError(f"no game database at {path} (no game has been stored yet)")
-    return GameStore(path)
+    """Read-only: history works on a read-only disk and never changes the file."""
+    return open_store(args.db or default_db(), readonly=True)
 
 
 def run_history(args: argparse.Namespace) -> int:
@@ -45,10 +49,14 @@ def run_history(args: argparse.Namespace) -> int:
     for r in rows:
         scores = "-".join(map(str, r["scores"]))
         result = f"{r['winner']} won" if r["winner"] else "in progress"
+        if r["skunk"] in SKUNKS:
+            result += f", {SKUNKS[r['skunk']]}"
         print(
-            f"{r['record']:>4}.{r['game']:<3} {r['date']}  {' v '.join(r['sides'])}  "
-            f"{scores}  {result} ({r['skunk']})"
+            f"record {r['record']:>3} game {r['game']:<2} {r['date']}  "
+            f"{' v '.join(r['sides'])}  {scores}  {result}"
         )
+    if rows:
+        print("(crib-pi export RECORD writes a record's games)")
     return 0
 
 
@@ -71,10 +79,20 @@ def run_stats(args: argparse.Namespace) -> int:
     return 0
 
 
+def record_number(text: str) -> int:
+    """``3`` or ``3.2`` (record 3, its game 2, as history used to show it) -> 3."""
+    match = re.fullmatch(r"\s*([0-9]{1,19})(?:\.[0-9]{1,9})?\s*", text)
+    if match is None:
+        raise CribError(f"RECORD {clip(text)!r} is not a record number from history, like 3")
+    return int(match.group(1))
+
+
 def run_export(args: argparse.Namespace) -> int:
-    lines = _open(args).lines(args.game)
+    lines = _open(args).lines(record_number(args.game))
     text = "\n".join(lines) + "\n"
     if args.out:
+        if args.out.is_dir():
+            raise CribError(f"--out {args.out}: is a folder; give a file name")
         args.out.write_text(text, encoding="utf-8")
     else:
         print(text, end="")

@@ -2,12 +2,16 @@
 
 The unit in ``systemd/crib-pi.service`` is written with ExecStart pointing at the crib-pi that
 runs this command, a system user ``crib-pi`` is made (in the device groups), and the service is
-enabled. ``--dry-run`` prints the unit and the commands instead.
+enabled. ``--dry-run`` prints the unit and the commands instead, quoted so that they can be
+pasted into a shell. It needs a running systemd (not merely ``systemctl`` on the path), checked
+before anything is changed, and warns when the installation lies under a folder the unit's
+``ProtectHome=yes`` hides from the service.
 """
 
 from __future__ import annotations
 
 import argparse
+import shlex
 import shutil
 import subprocess
 import sys
@@ -19,6 +23,8 @@ from crib_pi.errors import CribError
 
 UNIT_PATH = Path("/etc/systemd/system/crib-pi.service")
 DEFAULT_EXEC = "/opt/crib-pi/.venv/bin/crib-pi"
+SYSTEMD_RUNNING = Path("/run/systemd/system")  # sd_booted(): present only under systemd
+HIDDEN_BY_PROTECT_HOME = ("/home", "/root", "/run/user")
 
 
 def add_parser(sub: Any) -> None:
@@ -46,15 +52,38 @@ def commands() -> list[list[str]]:
     ]
 
 
+def home_warning(text: str, executable: str) -> str | None:
+    """Why the service could not see its own files, or None."""
+    if "ProtectHome=yes" not in text:
+        return None
+    where = str(Path(executable).resolve())
+    hidden = next((h for h in HIDDEN_BY_PROTECT_HOME if where.startswith(h + "/")), None)
+    if hidden is None:
+        return None
+    return (
+        f"warning: {where} is under {hidden}, which the unit's ProtectHome=yes hides from the "
+        "service; clone crib-pi to /opt/crib-pi (see README) and install from there"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
-    text = unit_text()
+    exe = str(Path(sys.executable).with_name("crib-pi"))
+    text = unit_text(exe)
+    warning = home_warning(text, exe)
+    if warning:
+        print(warning, file=sys.stderr)
     if args.dry_run:
         print(f"# {args.unit}\n{text}")
         for cmd in commands():
-            print("$ " + " ".join(cmd))
+            print("$ " + shlex.join(cmd))
         return 0
-    if shutil.which("systemctl") is None:
-        raise CribError("install-service needs systemd (systemctl was not found)")
+    if shutil.which("systemctl") is None or not SYSTEMD_RUNNING.is_dir():
+        raise CribError(
+            "install-service needs a running systemd (systemctl was not found, or systemd is "
+            "not this machine's init); nothing was changed"
+        )
+    if args.unit.is_dir():
+        raise CribError(f"--unit {args.unit}: is a folder; give the unit file's path")
     try:
         args.unit.write_text(text)
     except PermissionError:
@@ -62,6 +91,6 @@ def run(args: argparse.Namespace) -> int:
     for cmd in commands():
         done = subprocess.run(cmd, capture_output=True, text=True)
         if done.returncode not in (0, 9):  # 9: useradd, the user exists already
-            raise CribError(f"{' '.join(cmd)} failed: {done.stderr.strip()}")
+            raise CribError(f"{shlex.join(cmd)} failed: {done.stderr.strip()}")
     print(f"installed {args.unit}; crib-pi.service is enabled and started")
     return 0

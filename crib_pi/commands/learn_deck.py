@@ -6,6 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from crib_pi.cards import Card
+
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser(
@@ -29,10 +31,10 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from crib_pi.cards import parse_cards
-    from crib_pi.vision.classifier import Classifier
+    from crib_pi.commands.session import check_output
     from crib_pi.vision.errors import DeckProfileError
     from crib_pi.vision.learn import DEFAULT_SHOTS, GUIDE, learn
-    from crib_pi.vision.recognizer import load_image
+    from crib_pi.vision.recognizer import Recognizer, load_image
 
     if not args.images:
         print("\n".join(GUIDE))
@@ -50,8 +52,16 @@ def run(args: argparse.Namespace) -> int:
         raise DeckProfileError(
             f"{len(args.images)} photos but {len(expected)} --expect lists; give one per photo"
         )
+    if args.profile.suffix.lower() != ".npz":  # never write a profile over a photo
+        raise DeckProfileError(f"PROFILE {args.profile}: give a .npz file name to write to")
+    check_output(args.profile, "PROFILE")
     images = [load_image(p) for p in args.images]
-    profile, reports = learn(args.name or args.profile.stem, images, expected, Classifier())
+    recognizer = Recognizer()
+    for path, image, cards in zip(args.images, images, expected, strict=True):
+        check_labels(path, cards, {r.card for r in recognizer.read(image).cards})
+    profile, reports = learn(
+        args.name or args.profile.stem, images, expected, recognizer.classifier
+    )
     for path, rep in zip(args.images, reports, strict=True):
         line = f"{path}: found {len(rep.found)} of {len(rep.found) + len(rep.missing)}"
         if rep.missing:
@@ -65,3 +75,21 @@ def run(args: argparse.Namespace) -> int:
         f"wrote {args.profile}" + (f" ({missing} cards not learnt; retake them)" if missing else "")
     )
     return 0 if missing == 0 else 1
+
+
+def check_labels(path: str, expected: tuple[Card, ...], seen: set[Card]) -> None:
+    """Refuse a photo whose cards, as the recognizer reads them, are mostly not the expected.
+
+    A profile learnt from wrongly labelled photos would teach the wrong names. A stray misread
+    among right ones is let through (that is what a profile is for); a photo where the cards
+    read outside the list are at least as many as those inside it is not.
+    """
+    from crib_pi.vision.errors import DeckProfileError
+
+    wrong = seen - set(expected)
+    if wrong and len(wrong) >= len(seen & set(expected)):
+        shown = " ".join(str(c) for c in sorted(seen, key=lambda c: c.index))
+        raise DeckProfileError(
+            f"{path}: expected {' '.join(map(str, expected))} but the photo shows {shown}; "
+            "check the photo and its --expect list (no profile written)"
+        )

@@ -12,7 +12,7 @@ from crib_pi.errors import CribError
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("mat", help="make the printable play mat (PDF or PNG), or print its layout")
-    p.add_argument("--out", type=Path, help="mat.pdf (A3, print at 100%%) or mat.png")
+    p.add_argument("--out", type=Path, help="mat.pdf (A3 vector, print at 100%%) or mat.png")
     p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     p.add_argument("--json", action="store_true", help="print size, markers and zones")
     p.set_defaults(func=run)
@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     image = mat.render()
     suffix = args.out.suffix.lower()
     if suffix == ".pdf":
-        args.out.write_bytes(pdf_bytes(image, WIDTH_MM, HEIGHT_MM))
+        args.out.write_bytes(pdf_bytes(mat))
     elif suffix in (".png", ".jpg", ".jpeg"):
         if not cv2.imwrite(str(args.out), image):
             raise CribError(f"could not write {args.out}")

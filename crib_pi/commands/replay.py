@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from crib_pi.cli import clip
 from crib_pi.errors import CribError
 from crib_pi.records import replay_file
 
@@ -27,9 +28,11 @@ def run(args: argparse.Namespace) -> int:
     status = 0
     for path in args.files:
         try:
-            summary = replay_file(path).summary()
+            replay = replay_file(path)
+            summary = replay.summary()
         except (CribError, OSError, UnicodeDecodeError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            reason = clip(reason)
             status = 2
             print(f"crib-pi replay: {path}: {reason}", file=sys.stderr)
             if args.json:
@@ -38,11 +41,20 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(summary, ensure_ascii=False))
         else:
-            _print_text(path, summary)
+            _print_text(path, summary, replay.game.options.players)
     return status
 
 
-def _print_text(path: str, summary: dict[str, Any]) -> None:
+def who_won(winner: int, scores: list[int], skunk: str, players: int) -> str:
+    """'player 1 wins 121-85, a skunk' (a side of partners when four play): winner first."""
+    side = f"player {winner}" if players < 4 else f"players {winner} and {winner + 2}"
+    order = [winner] + [i for i in range(len(scores)) if i != winner]
+    text = f"{side} {'win' if players == 4 else 'wins'} " + "-".join(str(scores[i]) for i in order)
+    names = {"skunk": "a skunk", "double": "a double skunk", "triple": "a triple skunk"}
+    return f"{text}, {names[skunk]}" if skunk in names else text
+
+
+def _print_text(path: str, summary: dict[str, Any], players: int) -> None:
     print(f"== {path}")
     for e in summary["events"]:
         cards = " ".join(e["cards"])
@@ -53,7 +65,7 @@ def _print_text(path: str, summary: dict[str, Any]) -> None:
     for p in summary["problems"]:
         print(f"  line {p['line']:>3}  problem: {p['problem']}")
     for number, game in enumerate(summary["games"], start=1):
-        scores = "-".join(map(str, game["scores"]))
-        print(f"  game {number}: side {game['winner']} wins {scores} ({game['skunk']})")
+        won = who_won(game["winner"], game["scores"], game["skunk"], players)
+        print(f"  game {number}: {won}")
     if summary["winner"] is None:
         print(f"  unfinished: scores {' - '.join(map(str, summary['scores']))}")

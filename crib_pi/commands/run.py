@@ -8,6 +8,10 @@ when there is a display, otherwise written as board images and a summary. Script
 sit at the demo table: where the camera misses or doubts a card they answer the screen or type
 the card in, as people would, and the summary says how often. ``--service`` is how systemd
 runs it (notify, watchdog).
+
+SIGTERM, Ctrl-C and the window's close button stop it within a second, in the demo as in the
+live game: a Python handler for SIGTERM is installed before SDL starts (SDL otherwise turns
+SIGTERM into a quit event that nobody may be reading), and the window is pumped throughout.
 """
 
 from __future__ import annotations
@@ -15,13 +19,18 @@ from __future__ import annotations
 import argparse
 import faulthandler
 import os
+import signal
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from crib_pi.actions import GameOptions
+from crib_pi.errors import CribError
 
 
 def add_parser(sub: Any) -> None:
@@ -38,6 +47,28 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
+class Stopped(BaseException):
+    """SIGTERM or the window closed: unwinds whatever the command is doing, cleanly.
+
+    A ``BaseException`` so that no ``except Exception`` on the way swallows it.
+    """
+
+
+def _raise_stopped(signum: int, frame: FrameType | None) -> None:
+    raise Stopped(signal.Signals(signum).name)
+
+
+def no_desktop_window(device_config: Any) -> None:
+    """On a laptop with no display (ssh, CI) use SDL's dummy driver: probing Wayland and X11
+    there only prints warnings (XDG_RUNTIME_DIR) before the window fails anyway."""
+    from crib_pi.devices.factory import choose_backend
+
+    desktop = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    chosen = choose_backend(device_config)
+    if chosen == "desktop" and not desktop and not device_config.screen.driver:
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+
 def _recognizer(problems: list[str]) -> Any:
     """The card recognizer, or one that reads nothing (cards can then be typed in)."""
     try:
@@ -52,14 +83,29 @@ def _recognizer(problems: list[str]) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.service:  # a crash or a hang (SIGABRT) leaves every thread's traceback in the journal
+        faulthandler.enable()
+    handlers: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT)}
+        signal.signal(signal.SIGTERM, _raise_stopped)  # before SDL, so SDL leaves it to us
+    try:
+        return _run(args)
+    except Stopped as why:
+        print(f"crib-pi: stopped ({why})", file=sys.stderr)
+        return 0
+    finally:
+        for sig, handler in handlers.items():  # as they were (the tests run it in-process)
+            signal.signal(sig, handler)
+
+
+def _run(args: argparse.Namespace) -> int:
     import dataclasses
 
     from crib_pi.config import load
     from crib_pi.devices import make_devices
     from crib_pi.devices.cameras import NullCamera
 
-    if args.service:  # a crash or a hang (SIGABRT) leaves every thread's traceback in the journal
-        faulthandler.enable()
     config = load(args.config)
     changes = {
         k: v
@@ -69,26 +115,33 @@ def run(args: argparse.Namespace) -> int:
     if "players" in changes and len(config.game.names) != args.players:
         changes["names"] = ()
     config = dataclasses.replace(config, game=dataclasses.replace(config.game, **changes))
-    devices = make_devices(config.devices)
+    no_desktop_window(config.devices)
+    devices = None
     try:
+        devices = make_devices(config.devices)
         if args.demo or (devices.backend != "pi" and isinstance(devices.camera, NullCamera)):
             return demo(args, devices)
         return live(args, devices, config)
     finally:
-        devices.close()
+        if devices is not None:
+            devices.close()
 
 
 def live(args: argparse.Namespace, devices: Any, config: Any) -> int:
     from crib_pi.app import LIVE, Assistant, describe
     from crib_pi.session.table import TableSession
     from crib_pi.session.tracker import Tracker
-    from crib_pi.store import GameLog, StoreError, default_db, open_store
+    from crib_pi.store import GameLog, StoreError, check_ours, default_db, open_store
 
+    if args.db and not args.service:
+        check_ours(args.db)  # a --db typed now that is not ours: say so, rather than play on
     problems = describe(devices)
     options = config.game
     state = None
     try:
         store = open_store(args.db or (Path(config.db) if config.db else default_db()))
+        if store.notice:
+            problems.append(store.notice)
         record = store.latest_unfinished()
         saved = store.session(record) if record is not None else None
         if record is not None and saved is not None and saved[0] == LIVE:
@@ -109,6 +162,35 @@ def live(args: argparse.Namespace, devices: Any, config: Any) -> int:
     return 0
 
 
+class _Progress:
+    """Keeps the window alive and says how far the demo has got, every few seconds.
+
+    ``tick`` is called often (every card drawn, every frame read): it pumps the window's
+    events, so that its close button stops the demo at once, and prints a line at most every
+    ``every`` seconds.
+    """
+
+    def __init__(self, devices: Any, windowed: bool, table: Any, every: float = 3.0) -> None:
+        self.devices = devices
+        self.windowed = windowed
+        self.table = table
+        self.every = every
+        self.last = time.monotonic()
+
+    def tick(self, say: Callable[[], str] | None = None, *, on_board: bool = False) -> None:
+        if self.windowed and self.devices.screen.pump():
+            raise Stopped("the window was closed")
+        now = time.monotonic()
+        if say is not None and now - self.last >= self.every:
+            self.last = now
+            line = say()
+            print(f"crib-pi: {line}", flush=True)
+            if self.windowed and on_board:  # the board says it too, while it has nothing else
+                self.table.message = line
+                self.devices.show(self.table.snapshot())
+                self.table.message = ""
+
+
 def demo(args: argparse.Namespace, devices: Any) -> int:
     import cv2
 
@@ -122,30 +204,58 @@ def demo(args: argparse.Namespace, devices: Any) -> int:
     from crib_pi.session.table import TableSession
     from crib_pi.session.tracker import Tracker
     from crib_pi.simulate import random_game
-    from crib_pi.store import GameLog
+    from crib_pi.store import GameLog, open_store
 
     windowed = devices.backend == "desktop" and bool(
         os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
     )
+    if not windowed and args.out.exists() and not args.out.is_dir():
+        raise CribError(f"--out {args.out}: not a folder (the demo writes board images there)")
     options = GameOptions(players=2, target=61, dealer=0)
     _, actions = random_game(options, seed=args.seed, known=False)
+    log = GameLog(None)
+    if args.db:
+        store = open_store(args.db)
+        if store.notice:
+            print(f"crib-pi: {store.notice}", file=sys.stderr)
+        log = GameLog(store)
+    table = TableSession(options, log, Tracker(stable=3))
+    progress = _Progress(devices, windowed, table)
+    if windowed:
+        devices.show(table.snapshot())  # the board at once, while the table is filmed
     print("crib-pi: no camera found: playing the built-in demo game (two players, to 61)")
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
-        print("crib-pi: filming the demo table ...", flush=True)
-        film(options, actions, plain_face, out, seed=args.seed)
+        print("crib-pi: filming the demo table (about 700 frames) ...", flush=True)
+
+        def filmed() -> str:
+            return f"filming the demo table: {len(os.listdir(out / 'frames'))} frames so far"
+
+        def face(card: Any) -> Any:
+            progress.tick(filmed, on_board=True)
+            return plain_face(card)
+
+        film(options, actions, face, out, seed=args.seed)
         problems: list[str] = []
         recognizer = _recognizer(problems)
         for problem in problems:
             print(f"crib-pi: {problem}", file=sys.stderr)
         players = ScriptedPlayers.from_film(actions, read_settled(out))
-        table = TableSession(options, GameLog(None), Tracker(stable=3))
         pipeline = FramePipeline(Mat(2), recognizer, table.tracker)
         presses = read_presses(out / "buttons.jsonl")
         images = 0
         if not windowed:
             args.out.mkdir(parents=True, exist_ok=True)
-        for number, path in enumerate(sorted((out / "frames").iterdir())):
+        frames = sorted((out / "frames").iterdir())
+        print(f"crib-pi: playing the {len(frames)} frames through the recognition", flush=True)
+        number = 0
+
+        def played() -> str:
+            scores = " - ".join(map(str, table.game.scores))
+            return f"frame {number} of {len(frames)} read, scores {scores}"
+
+        for number, path in enumerate(frames):
+            progress.tick(played)
             started = time.monotonic()
             before = (table.game.phase, len(table.log.memory))
             image = cv2.imread(str(path))
@@ -163,17 +273,26 @@ def demo(args: argparse.Namespace, devices: Any) -> int:
         if not windowed and table.game.phase == "over" and before[0] != "over":
             images += 1
             _save_board(table, args.out / f"board-{images:02d}.png")
+    log.commit()
     summary = replay_lines(table.log.memory).summary()
     if not windowed:
         record = args.out / "demo-game.jsonl"
         record.write_text("\n".join(table.log.memory) + "\n", encoding="utf-8")
         print(f"crib-pi: {images} board images and the game record are in {args.out}/")
-    names = ["player 0", "player 1"]
-    winner = summary["winner"]
-    result = f"{names[winner]} wins" if winner is not None else "no winner"
-    print(f"crib-pi: {result} {' - '.join(map(str, summary['scores']))} ({summary['skunk']})")
+    if args.db:
+        print(f"crib-pi: the game is stored in {args.db}")
+    print(f"crib-pi: {_result(summary)}")
     print(f"crib-pi: {players.report()}")
     return 0
+
+
+def _result(summary: dict[str, Any]) -> str:
+    """'player 1 wins 61-29, a skunk': the winner's score first, the skunk only if one."""
+    from crib_pi.commands.replay import who_won
+
+    if summary["winner"] is None:
+        return "no winner yet: " + "-".join(map(str, summary["scores"]))
+    return who_won(summary["winner"], summary["scores"], summary["skunk"], 2)
 
 
 def _save_board(table: Any, path: Path) -> None:

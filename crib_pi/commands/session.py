@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -43,31 +44,61 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def read_presses(path: Path | None) -> dict[int, list[dict[str, Any]]]:
-    """Button lines by frame number; a bad line is an error naming its number."""
+def read_presses(path: Path | None, players: int = 4) -> dict[int, list[dict[str, Any]]]:
+    """Button lines by frame number; a bad line is an error naming the file and line."""
     out: dict[int, list[dict[str, Any]]] = {}
     if path is None:
         return out
-    for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, text in enumerate(_text_lines(path, "--buttons"), start=1):
         if not text.strip():
             continue
         try:
-            line = json.loads(text)
-            frame = int(line["frame"])
-            if not ("button" in line) ^ ("card" in line):
-                raise ValueError("give either a button or a card")
-            if "button" in line and line["button"] not in ("go", "confirm", "undo"):
-                raise ValueError(f"unknown button {line['button']!r}")
-        except (ValueError, KeyError, TypeError) as exc:
-            raise CribError(f"{path}: line {number}: {exc}") from None
-        out.setdefault(frame, []).append(line)
+            line = _press_line(text, players)
+        except (ValueError, KeyError, TypeError, RecursionError) as exc:
+            reason = exc if not isinstance(exc, KeyError) else f"no {exc} in the line"
+            raise CribError(f"{path}: line {number}: {reason}") from None
+        out.setdefault(line["frame"], []).append(line)
     return out
+
+
+def _text_lines(path: Path, option: str) -> list[str]:
+    """A text file's lines, or an error naming the option and file (folder, binary...)."""
+    if path.is_dir():
+        raise CribError(f"{option} {path}: is a folder, not a file")
+    try:
+        return path.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError as exc:
+        raise CribError(f"{option} {path}: not UTF-8 text (byte {exc.start})") from None
+
+
+def _press_line(text: str, players: int) -> dict[str, Any]:
+    from crib_pi.cards import Card
+
+    line = json.loads(text)
+    if not isinstance(line, dict):
+        raise ValueError('not a JSON object like {"frame": 12, "button": "go"}')
+    unknown = set(line) - {"frame", "button", "card", "player"}
+    if unknown:
+        raise ValueError(f"unknown key {sorted(unknown)[0]!r}")
+    frame = line["frame"]
+    if not isinstance(frame, int) or isinstance(frame, bool) or frame < 0:
+        raise ValueError(f"frame {frame!r} is not a frame number (0 or more)")
+    if not ("button" in line) ^ ("card" in line):
+        raise ValueError("give either a button or a card")
+    if "button" in line and line["button"] not in ("go", "confirm", "undo"):
+        raise ValueError(f"unknown button {line['button']!r} (go, confirm or undo)")
+    if "card" in line:
+        Card.parse(line["card"])  # a CardNotationError names the card
+    player = line.get("player")
+    if player is not None and (
+        not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < players
+    ):
+        raise ValueError(f"player {player!r} is not a player number 0 to {players - 1}")
+    return dict(line)
 
 
 def run(args: argparse.Namespace) -> int:
     import dataclasses
-
-    import cv2
 
     from crib_pi.config import load as load_config
     from crib_pi.mat import Mat
@@ -76,14 +107,24 @@ def run(args: argparse.Namespace) -> int:
     from crib_pi.session.table import TableSession
     from crib_pi.session.tracker import Tracker
     from crib_pi.store import GameLog, open_store
+    from crib_pi.vision.errors import ImageReadError
+    from crib_pi.vision.image_file import load_image
 
     if not args.frames.is_dir():
         raise CribError(f"--frames {args.frames}: not a folder of images")
     frames = sorted(p for p in args.frames.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
     if not frames:
         raise CribError(f"--frames {args.frames}: no images in it")
-    presses = read_presses(args.buttons)
+    if args.stable is not None and not 1 <= args.stable <= 30:
+        raise CribError(f"--stable {args.stable}: give 1 to 30 frames")
+    if args.dealer is not None and not 0 <= args.dealer < (args.players or 4):
+        raise CribError(f"--dealer {args.dealer}: not a player number")
+    check_output(args.record, "--record")
     config = load_config(args.config)
+    players = args.players or config.game.players
+    presses = read_presses(args.buttons, players)
+    if args.truth:
+        _check_truth(args.truth)
     flags = {"players": args.players, "target": args.target, "muggins": args.muggins}
     changes: dict[str, Any] = {k: v for k, v in flags.items() if v is not None}
     if args.dealer is not None:
@@ -97,6 +138,8 @@ def run(args: argparse.Namespace) -> int:
     state = None
     if args.db:
         store = open_store(args.db)
+        if store.notice:
+            print(f"crib-pi session: {store.notice}", file=sys.stderr)
         record = next(
             (
                 r.id
@@ -110,6 +153,11 @@ def run(args: argparse.Namespace) -> int:
             assert saved is not None
             _, position, state = saved
             start = position + 1
+            print(
+                f"crib-pi session: resuming game record {record} from {args.db} after frame "
+                f"{position} ({len(frames) - start} frames to go)",
+                file=sys.stderr,
+            )
             log = GameLog(store, record, store.lines(record), batch=True)
         else:
             log = GameLog(store, batch=True)
@@ -130,16 +178,29 @@ def run(args: argparse.Namespace) -> int:
 
         recognizer = VisionRecognizer()
     pipeline = FramePipeline(Mat(table.options.players), recognizer, table.tracker)
+    skipped: list[str] = []
     for number in range(start, len(frames)):
-        image = cv2.imread(str(frames[number]), cv2.IMREAD_COLOR)
-        if image is None:
+        try:
+            image = load_image(frames[number])
+        except ImageReadError as exc:
+            skipped.append(str(exc))
             table.message = f"frame {frames[number].name} could not be read; skipped"
         else:
             for event in pipeline.process(image):
                 table.on_track(event)
-        table.on_lines(presses.get(number, []))
+        try:
+            table.on_lines(presses.get(number, []))
+        except CribError as exc:
+            raise CribError(f"{args.buttons}: frame {number}: {exc}") from None
         log.commit((source, number, table.state()))
-    args.record.write_text("\n".join(log.memory) + "\n", encoding="utf-8")
+    for why in skipped[:5]:
+        print(f"crib-pi session: skipped a frame: {why}", file=sys.stderr)
+    if len(skipped) > 5:
+        print(f"crib-pi session: ... {len(skipped)} frames skipped in all", file=sys.stderr)
+    try:
+        args.record.write_text("\n".join(log.memory) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise CribError(f"--record {args.record}: {exc.strerror or exc}") from None
     summary = replay_lines(log.memory).summary()
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
@@ -149,3 +210,43 @@ def run(args: argparse.Namespace) -> int:
     if log.problem:
         print(f"crib-pi session: {log.problem}", file=sys.stderr)
     return 0
+
+
+def check_output(path: Path, option: str) -> None:
+    """Before a long run: the output file can be written (its folder exists, it is a file)."""
+    if path.is_dir():
+        raise CribError(f"{option} {path}: is a folder; give a file name")
+    folder = path.parent
+    if not folder.is_dir():
+        raise CribError(f"{option} {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise CribError(f"{option} {path}: cannot be written here")
+
+
+def _check_truth(path: Path) -> None:
+    """A film's truth: one JSON list a line (read again by the recognizer stand-in)."""
+    from crib_pi.cards import Card
+
+    for number, text in enumerate(_text_lines(path, "--truth"), start=1):
+        try:
+            seen = json.loads(text)
+            if not isinstance(seen, list) or not all(
+                isinstance(i, dict) and isinstance(i.get("card"), str) for i in seen
+            ):
+                raise ValueError("not a list of seen cards")
+            for item in seen:
+                Card.parse(item["card"])
+                corners = item.get("corners")
+                if not (
+                    isinstance(corners, list)
+                    and len(corners) == 4
+                    and all(
+                        isinstance(p, list)
+                        and len(p) == 2
+                        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in p)
+                        for p in corners
+                    )
+                ):
+                    raise ValueError("each seen card needs four corners [x, y]")
+        except (ValueError, RecursionError) as exc:
+            raise CribError(f"--truth {path}: line {number}: {exc}") from None

@@ -164,6 +164,12 @@ def load_config(path: str | os.PathLike[str] | None = None) -> DeviceConfig:
             data = tomllib.load(handle)
     except tomllib.TOMLDecodeError as exc:
         raise DeviceConfigError(f"{chosen}: {exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise DeviceConfigError(
+            f"{chosen}: not UTF-8 text (byte {exc.start}), so not TOML"
+        ) from None
+    except RecursionError:
+        raise DeviceConfigError(f"{chosen}: nested too deeply to be a configuration") from None
     app_tables = ("game", "players", "session", "store")
     section = data.get("devices", {} if any(k in data for k in app_tables) else data)
     if not isinstance(section, Mapping):

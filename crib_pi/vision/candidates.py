@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from crib_pi.vision.glyphs import find_glyphs, ink_map, merge_levels, pyramid
+from crib_pi.vision.glyphs import Glyphs, find_glyphs, ink_map, merge_levels, pyramid
 from crib_pi.vision.pairs import Frames, pair_frames
 from crib_pi.vision.patches import color_pyramid, extract
 
@@ -19,9 +19,33 @@ def candidates(bgr: np.ndarray) -> tuple[Frames, np.ndarray]:
     return frames, patches
 
 
+#: Most blobs looked at in one image. Table frames and the development photos have up to about
+#: a thousand, cluttered synthetic tables about two thousand; an image of noise or fine print
+#: has tens of thousands, and merging and pairing them all would take gigabytes and minutes.
+#: Beyond this many the largest are kept (specks make the smallest); frames, at most four a
+#: blob, are bounded with them. Ordinary images never come near it: their reading is unchanged.
+MAX_GLYPHS = 6000
+
+
+def _largest(parts: list[Glyphs], most: int) -> list[Glyphs]:
+    """Each level's blobs, keeping only the ``most`` largest of all levels, in their order."""
+    sizes = np.concatenate([g.sizes for g in parts])
+    if sizes.size <= most:
+        return parts
+    kept = np.zeros(sizes.size, bool)
+    kept[np.argsort(-sizes, kind="stable")[:most]] = True
+    out, start = [], 0
+    for g in parts:
+        k = kept[start : start + g.sizes.size]
+        start += g.sizes.size
+        out.append(Glyphs(g.centers[k], g.sizes[k], g.areas[k], g.level_scale))
+    return out
+
+
 def front_end(bgr: np.ndarray) -> tuple[Frames, np.ndarray, list[np.ndarray]]:
     """``candidates`` and the colour pyramid they were cut from, for cutting the wide look."""
     levels = pyramid(ink_map(bgr))
-    frames = pair_frames(merge_levels([find_glyphs(img, scale) for img, scale in levels]))
+    parts = _largest([find_glyphs(img, scale) for img, scale in levels], MAX_GLYPHS)
+    frames = pair_frames(merge_levels(parts))
     pyr = color_pyramid(bgr, len(levels))
     return frames, extract(pyr, frames), pyr

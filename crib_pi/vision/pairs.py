@@ -63,29 +63,39 @@ class Frames:
         ).astype(np.float32)
 
 
+#: Glyphs paired per block: a busy image (cloth, noise) has thousands of blobs, and pairing all
+#: against all at once would take n x n memory (13,000 blobs: several GB); per block it is bounded.
+BLOCK = 128
+
+
 def pair_frames(g: Glyphs) -> Frames:
     """Frames for glyph pairs whose distance and size ratio fit a rank over a suit."""
     n = g.centers.shape[0]
     if n < 2:
         return Frames.empty()
     c, s = g.centers, g.sizes
-    diff = c[None, :, :] - c[:, None, :]
-    dist = np.hypot(diff[..., 0], diff[..., 1])
-    big = np.maximum(s[:, None], s[None, :])
-    ratio = s[None, :] / s[:, None]
-    ok = (dist >= 0.35 * big) & (dist <= 1.5 * big) & (ratio >= 0.33) & (ratio <= 3.0)
-    np.fill_diagonal(ok, False)
-    dist_ok = np.where(ok, dist, np.inf)
     k = min(NEIGHBOURS, n - 1)
-    near = np.argpartition(dist_ok, k - 1, axis=1)[:, :k] if k < n else np.argsort(dist_ok, 1)
-    a_idx = np.repeat(np.arange(n), near.shape[1])
-    b_idx = near.reshape(-1)
-    valid = np.isfinite(dist_ok[a_idx, b_idx])
-    a_idx, b_idx = a_idx[valid], b_idx[valid]
+    a_parts, b_parts, d_parts = [], [], []
+    for start in range(0, n, BLOCK):
+        rows = np.arange(start, min(start + BLOCK, n))
+        diff = c[None, :, :] - c[rows, None, :]
+        dist = np.hypot(diff[..., 0], diff[..., 1])
+        big = np.maximum(s[rows, None], s[None, :])
+        ratio = s[None, :] / s[rows, None]
+        ok = (dist >= 0.35 * big) & (dist <= 1.5 * big) & (ratio >= 0.33) & (ratio <= 3.0)
+        ok[np.arange(rows.size), rows] = False
+        dist_ok = np.where(ok, dist, np.inf)
+        near = np.argpartition(dist_ok, k - 1, axis=1)[:, :k] if k < n else np.argsort(dist_ok, 1)
+        local = np.repeat(np.arange(rows.size), near.shape[1])
+        b_idx = near.reshape(-1)
+        valid = np.isfinite(dist_ok[local, b_idx])
+        a_parts.append(rows[local[valid]])
+        b_parts.append(b_idx[valid])
+        d_parts.append(dist[local[valid], b_idx[valid]])
+    a_idx, b_idx, d = np.concatenate(a_parts), np.concatenate(b_parts), np.concatenate(d_parts)
     if a_idx.size == 0:
         return Frames.empty()
     vec = c[b_idx] - c[a_idx]
-    d = dist[a_idx, b_idx]
     downs = vec / d[:, None]
     centers = (c[a_idx] + c[b_idx]) / 2.0
     sides = PATCH_SPAN * (d + 0.5 * (s[a_idx] + s[b_idx]))

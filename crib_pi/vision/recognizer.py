@@ -11,7 +11,7 @@ import numpy as np
 from crib_pi.vision.candidates import front_end
 from crib_pi.vision.classifier import Classifier
 from crib_pi.vision.decide import decide
-from crib_pi.vision.errors import ImageReadError
+from crib_pi.vision.image_file import load_image
 from crib_pi.vision.paper import PaperRegions
 from crib_pi.vision.patches import colourless, extract_wide
 from crib_pi.vision.profile import DeckProfile
@@ -21,6 +21,8 @@ from crib_pi.vision.reads import CardRead, Point, Recognition, UncertainRead
 #: 75 px wide in a small photo prints its index in glyphs of 5 to 8 px, too few pixels for
 #: their shape, and doubling them costs less than reading a 1280x720 frame.
 ENLARGE_BELOW = 1000
+
+__all__ = ["Recognizer", "load_image"]  # load_image: bounded memory (image_file)
 
 
 class Recognizer:
@@ -66,14 +68,3 @@ def _shrunk(found: Recognition, factor: float) -> Recognition:
             UncertainRead(u.candidates, u.probabilities, back(u.corners)) for u in found.uncertain
         ),
     )
-
-
-def load_image(path: str | Path) -> np.ndarray:
-    """Read an image file as BGR, or raise ``ImageReadError`` naming the file."""
-    p = Path(path)
-    if not p.is_file():
-        raise ImageReadError(f"no such image: {p}")
-    img = cv2.imread(str(p), cv2.IMREAD_COLOR)
-    if img is None:
-        raise ImageReadError(f"cannot decode image: {p}")
-    return img

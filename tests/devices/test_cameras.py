@@ -71,3 +71,64 @@ def test_no_camera_at_a_path_is_unavailable(
 
     with pytest.raises(DeviceUnavailableError, match="no camera"):
         CvCamera(CameraConfig(device=str(tmp_path / "none.avi")), clock, reporter)
+
+
+class FlakyCapture:
+    """A webcam that answers ``script`` in turn (True: a frame, False: a failed read), and
+    records what it was asked; a released one fails until reopened."""
+
+    def __init__(self, script: list[bool], opened: bool = True) -> None:
+        self.script = script
+        self.opened = opened
+        self.reads = 0
+        self.released = False
+
+    def isOpened(self) -> bool:
+        return self.opened
+
+    def set(self, prop: int, value: int) -> bool:
+        return True
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        self.reads += 1
+        ok = bool(self.script.pop(0)) if self.script else True
+        return (True, np.zeros((4, 6, 3), np.uint8)) if ok else (False, None)
+
+    def release(self) -> None:
+        self.released = True
+
+
+def test_a_webcam_that_fails_reads_is_retried_reported_and_reconnected(
+    clock: FakeClock, reporter: Reporter
+) -> None:
+    pytest.importorskip("cv2")
+    from crib_pi.devices.cv_camera import FAILS_BEFORE_RECONNECT, RECONNECT_EVERY, CvCamera
+
+    first = FlakyCapture([True, False, True] + [False] * FAILS_BEFORE_RECONNECT)
+    unplugged = FlakyCapture([], opened=False)
+    back = FlakyCapture([True, True])
+    captures = [first, unplugged, back]
+    camera = CvCamera(CameraConfig(device="0"), clock, reporter, opener=lambda: captures.pop(0))
+    assert camera.read() is not None
+    assert camera.read() is None  # one failed read: retried on the next, not given up
+    assert camera.read() is not None and reporter.about("camera") == ()
+    assert [camera.read() for _ in range(FAILS_BEFORE_RECONNECT)] == [None] * 3
+    assert first.released
+    assert "reconnecting" in reporter.about("camera")[0].message
+    clock.advance(RECONNECT_EVERY)
+    assert camera.read() is None and unplugged.released  # still unplugged: tried again later
+    assert camera.read() is None  # not hammered: the next try waits RECONNECT_EVERY
+    clock.advance(RECONNECT_EVERY)
+    frame = camera.read()
+    assert frame is not None and frame.number == 3 and camera.reconnects == 1
+    assert "again" in reporter.about("camera")[-1].message
+    camera.close()
+    assert back.released and camera.read() is None
+
+
+def test_no_webcam_device_is_said_plainly(clock: FakeClock, reporter: Reporter) -> None:
+    pytest.importorskip("cv2")
+    from crib_pi.devices.cv_camera import CvCamera
+
+    with pytest.raises(DeviceUnavailableError, match="/dev/video987"):
+        CvCamera(CameraConfig(device="987"), clock, reporter)

@@ -97,3 +97,16 @@ def test_learn_deck_guide_and_profile(tmp_path: Path, decks: list[Deck]) -> None
     bad.write_bytes(b"junk")
     out = crib_pi("recognize", str(tmp_path / "s.png"), "--deck", str(bad))
     assert out.returncode != 0 and "deck profile" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_learn_deck_refuses_a_photo_of_other_cards(tmp_path: Path, decks: list[Deck]) -> None:
+    photo = tmp_path / "hearts.png"
+    write_scene(photo, decks, [Card.parse("3H"), Card.parse("10S")], 4)
+    profile = tmp_path / "mine.npz"
+    # The options before the photo: the order a user may well type.
+    out = crib_pi("learn-deck", str(profile), "--expect", "AS 2S 3S", str(photo))
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert "expected AS 2S 3S but the photo shows 3H 10S" in out.stderr
+    assert not profile.exists() and "Traceback" not in out.stderr
+    out = crib_pi("learn-deck", str(photo), "--expect", "3H 10S", str(photo))
+    assert out.returncode == 2 and "give a .npz file name" in out.stderr
