@@ -26,7 +26,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import cv2
 
-from crib_pi.actions import GameOptions, NewGame
+from crib_pi.actions import Crib, GameOptions, NewGame
 from crib_pi.commands.session import read_presses
 from crib_pi.devices import make_devices
 from crib_pi.mat import Mat
@@ -49,22 +49,40 @@ def main() -> int:
     parser.add_argument("--vision", action="store_true", help="read cards with crib_pi.vision")
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument(
-        "--faces", default="plain", help="plain (the project's own) or a gnome-cards-data deck"
+        "--faces",
+        default="plain",
+        help="plain (the project's own), a gnome-cards-data deck, or drawn:SEED (a deck drawn "
+        "in Debian's fonts, crib_pi.vision.synth.drawn, that no network was trained on)",
     )
+    parser.add_argument(
+        "--zoom", type=float, default=1.0, help="mat size in the frame (0.85: cards 125-135 px)"
+    )
+    parser.add_argument("--deals", type=int, help="film only this many deals")
     parser.add_argument("--keep", type=Path, help="keep the film and the record here")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     options = GameOptions(players=2, target=61, dealer=0)
     _, actions = random_game(options, seed=args.seed, known=False)
+    if args.deals:  # a deal ends with its crib
+        ends = [i for i, a in enumerate(actions) if isinstance(a, Crib)]
+        actions = actions[: ends[args.deals - 1] + 1] if len(ends) >= args.deals else actions
     faces = plain_face
-    if args.faces != "plain":
+    if args.faces.startswith("drawn:"):
+        import numpy as np
+
+        from crib_pi.vision.synth.drawn import drawn_decks
+
+        (deck,) = drawn_decks(np.random.default_rng(int(args.faces[6:])), 1)
+        print(f"drawn deck: {deck.name}")
+        faces = lambda card: deck.faces[card.index]  # noqa: E731
+    elif args.faces != "plain":
         from crib_pi.vision.synth.decks import load_deck
 
         deck = load_deck(args.faces)
         faces = lambda card: deck.faces[card.index]  # noqa: E731
     with tempfile.TemporaryDirectory() as tmp:
         out = args.keep or Path(tmp)
-        film(options, actions, faces, out, seed=args.seed, stable=STABLE)
+        film(options, actions, faces, out, seed=args.seed, stable=STABLE, zoom=args.zoom)
         if args.vision:
             from crib_pi.vision.recognizer import Recognizer
 

@@ -64,6 +64,7 @@ class Film:
     out: Path
     rng: np.random.Generator
     stable: int = 3
+    zoom: float = 1.0  # the mat's size in the frame (1: the project's films, cards ~150 px)
     on_mat: list[Placed] = field(default_factory=list)
     presses: list[dict[str, object]] = field(default_factory=list)
     truth: list[list[dict[str, object]]] = field(default_factory=list)
@@ -77,6 +78,8 @@ class Film:
         self.mat_image = self.mat.render()
         shift = self.rng.uniform(-50, 50, size=(4, 2))
         dst = np.array([[150, 50], [1130, 50], [1170, 690], [110, 690]], np.float32) + shift
+        centre = np.array([FRAME_W / 2, FRAME_H / 2], np.float32)
+        dst = centre + (dst - centre) * self.zoom
         src = np.array([[0, 0], [WIDTH, 0], [WIDTH, HEIGHT], [0, HEIGHT]], np.float32)
         self.camera = cv2.getPerspectiveTransform(src, dst.astype(np.float32)).astype(np.float64)
         base = np.array(self.rng.integers(40, 160, size=3), np.float32)
@@ -266,11 +269,15 @@ def film(
     seed: int = 0,
     stable: int = 3,
     lift_and_return: float = 0.1,
+    zoom: float = 1.0,
 ) -> Path:
-    """Write frames/ and buttons.jsonl for a scripted game; returns the frames folder."""
+    """Write frames/ and buttons.jsonl for a scripted game; returns the frames folder.
+
+    ``zoom`` scales the mat in the frame: 0.85 makes cards 125-135 px wide, as an A3 mat does
+    when it fills a 16:9 frame."""
     rng = np.random.default_rng(seed)
     mat = Mat(options.players)
-    f = Film(mat, faces, out / "frames", rng, stable)
+    f = Film(mat, faces, out / "frames", rng, stable, zoom)
     game = Game(options)
     laid_in_row = [0] * options.players
     for i, action in enumerate(script):

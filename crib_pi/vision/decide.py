@@ -189,41 +189,48 @@ def _combine_opposites(groups: list[_Index], paper: PaperRegions | None) -> list
     lying apart, turned half round to each other, are two cards. Returns the groups left.
     """
     paired: set[int] = set()
+    # Agreeing corners first: a corner must not be spent on a disagreement with another card
+    # before it meets its own card's other corner.
+    for a, ga in enumerate(groups):
+        if a in paired:
+            continue
+        for b, gb in enumerate(groups):
+            same = gb.lead == ga.lead and _pairs(ga, gb) and _opposite(ga, gb)
+            if b != a and b not in paired and same:
+                both = ga.probs * gb.probs
+                both /= max(float(both.sum()), 1e-12)
+                ga.probs = gb.probs = both
+                paired.update((a, b))
+                break
     dropped: set[int] = set()
     for a, ga in enumerate(groups):
         if a in paired:
             continue
-        facing = [
-            b for b, gb in enumerate(groups) if b != a and b not in paired and _opposite(ga, gb)
-        ]
-        agree = [b for b in facing if groups[b].lead == ga.lead and _pairs(ga, groups[b])]
         differ = [
             b
-            for b in facing
-            if groups[b].lead != ga.lead
-            and _related(ga, groups[b])
-            and (paper is None or _on_one_face(ga, groups[b], paper))
+            for b, gb in enumerate(groups)
+            if b != a
+            and b not in paired
+            and gb.lead != ga.lead
+            and _opposite(ga, gb)
+            and _related(ga, gb)
+            and (paper is None or _on_one_face(ga, gb, paper))
         ]
-        if agree:
-            gb = groups[agree[0]]
-            both = ga.probs * gb.probs
-            both /= max(float(both.sum()), 1e-12)
-            ga.probs = gb.probs = both
-            paired.update((a, agree[0]))
-        elif differ:
-            b = differ[0]
-            gb = groups[b]
-            sure, unsure = sorted((ga.confidence, gb.confidence), reverse=True)
-            if (unsure >= DISAGREE_AT and _same_rank(ga, gb)) or sure < NAME_AT:  # one question
-                ga.probs = (ga.probs + gb.probs) / 2.0
-                ga.p_index = min(ga.p_index, gb.p_index)
-                ga.doubt = True
-                dropped.add(b)
-            elif sure >= NAME_AT and unsure < DISAGREE_AT:  # the other corner, half read
-                dropped.add(b if ga.confidence >= gb.confidence else a)
-            else:  # two sure reads of two ranks: two cards, turned to each other
-                continue
-            paired.update((a, b))
+        if not differ:
+            continue
+        b = differ[0]
+        gb = groups[b]
+        sure, unsure = sorted((ga.confidence, gb.confidence), reverse=True)
+        if (unsure >= DISAGREE_AT and _same_rank(ga, gb)) or sure < NAME_AT:  # one question
+            ga.probs = (ga.probs + gb.probs) / 2.0
+            ga.p_index = min(ga.p_index, gb.p_index)
+            ga.doubt = True
+            dropped.add(b)
+        elif unsure < DISAGREE_AT:  # the other corner, half read: the named one speaks
+            dropped.add(b if ga.confidence >= gb.confidence else a)
+        else:  # two sure reads of two ranks: two cards, turned to each other
+            continue
+        paired.update((a, b))
     return [g for i, g in enumerate(groups) if i not in dropped]
 
 
