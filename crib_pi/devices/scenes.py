@@ -35,9 +35,15 @@ def pegs_snapshot(pegs: list[tuple[int, int]], players: int, target: int = 121) 
         last_text="",
         prompt="board check: " + ", ".join(f"{s.name} {s.front}/{s.back}" for s in snapshot_sides),
         winner=won[0] if won else None,
-        skunk="",
+        skunk=_skunk(snapshot_sides, won[0]) if won else "",
         skunk_lines=SKUNK_LINES,
     )
+
+
+def _skunk(sides: tuple[SideSnapshot, ...], winner: int) -> str:
+    """How badly the best-placed loser lost, as the game says it: "", skunk or double."""
+    best = max(s.front for i, s in enumerate(sides) if i != winner)
+    return "double" if best <= SKUNK_LINES[1] else "skunk" if best <= SKUNK_LINES[0] else ""
 
 
 def _names(players: int, sides: int) -> list[str]:

@@ -85,3 +85,14 @@ def test_bad_arguments_say_what_is_wrong(argv: list[str], message: str, tmp_path
 def test_without_outputs_it_shows_on_the_devices(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CRIB_PI_DEVICES", "mock")
     assert run("--pegs", "45:40,97:91", "--seconds", "0.5") == 0
+
+
+@pytest.mark.parametrize(
+    ("pegs", "said"),
+    [("121:118,95:90", ""), ("121:118,85:80", "skunk"), ("121:118,55:50", "double")],
+)
+def test_a_won_board_says_how_badly_the_loser_lost(pegs: str, said: str) -> None:
+    from crib_pi.commands.board import parse_pegs
+    from crib_pi.devices.scenes import pegs_snapshot
+
+    assert pegs_snapshot(parse_pegs(pegs), 2).skunk == said
