@@ -38,7 +38,7 @@ def test_unit_verifies(tmp_path: Path) -> None:
 
 
 @needs_systemd
-def test_unit_security_exposure_is_at_most_2_5(tmp_path: Path) -> None:
+def test_unit_security_exposure_is_at_most_1(tmp_path: Path) -> None:
     done = subprocess.run(
         ["systemd-analyze", "security", "--offline=true", str(_unit(tmp_path))],
         capture_output=True,
@@ -46,7 +46,7 @@ def test_unit_security_exposure_is_at_most_2_5(tmp_path: Path) -> None:
     )
     found = re.search(r"Overall exposure level for crib-pi.service: ([0-9.]+)", done.stdout)
     assert found, done.stdout + done.stderr
-    assert float(found.group(1)) <= 2.5
+    assert float(found.group(1)) <= 1.0
 
 
 def test_unit_reaches_the_devices_and_keeps_state() -> None:
