@@ -84,3 +84,10 @@ def test_notify_sends_datagrams(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert watchdog_interval() == 15.0
     monkeypatch.setenv("WATCHDOG_PID", "1")
     assert watchdog_interval() is None
+
+
+def test_unit_leaves_the_device_tree_readable() -> None:
+    """rpi_ws281x reads the Pi's revision from /proc/device-tree/system/linux,revision and
+    crib-pi the model from /proc/device-tree/model; ProcSubset=pid would hide both."""
+    text = unit_text("/x/crib-pi")
+    assert "\nProcSubset=" not in text
