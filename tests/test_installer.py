@@ -135,3 +135,19 @@ def test_a_missing_apt_package_is_named_before_pip_runs(
     assert done.stdout == ""  # nothing was run
     (line,) = done.stderr.splitlines()
     assert line.startswith("crib-pi install: ") and says in line
+
+
+def test_the_readme_pi_steps_are_where_pi_check_reads_them() -> None:
+    """scripts/pi-check runs the sh block after this marker word for word; keep it runnable."""
+    readme = (ROOT / "README.md").read_text()
+    after = readme.split("<!-- pi-check: steps -->\n", 1)[1]
+    assert after.startswith("```sh\n")
+    steps = after.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()
+    assert steps[-1] == "sudo CRIB_PI_EXTRAS=devices bash scripts/run --help"
+    assert any("<this repository> /opt/crib-pi" in line for line in steps)
+    pi4_only = [line for line in steps if "Pi 4 and earlier only" in line]
+    assert len(pi4_only) == 1 and "python3-dev" in pi4_only[0]
+    assert all("python3-dev" not in line for line in steps if line not in pi4_only)
+    installs = " ".join(line for line in steps if "apt install" in line)
+    for package in ("python3-venv", "python3-numpy", "python3-spidev", "python3-picamera2"):
+        assert package in installs
