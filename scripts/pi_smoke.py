@@ -74,6 +74,23 @@ def service(name: str, crib_pi: str, folder: Path, config: str, **env: str) -> s
     return err
 
 
+def control() -> None:
+    """numpy 2 from pip over apt's numpy 1.24, in a scratch venv: importing the stand-in for
+    picamera2's compiled part must then fail as picamera2 does ("numpy.dtype size changed")."""
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory() as tmp:
+        venv = Path(tmp) / "venv"
+        subprocess.run(["/usr/bin/python3", "-m", "venv", "--system-site-packages", str(venv)])
+        pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "numpy>=2"]
+        subprocess.run(pip, check=True, timeout=900)
+        done = subprocess.run(
+            [str(venv / "bin" / "python"), "-c", "import pywt"], capture_output=True, text=True
+        )
+    if done.returncode == 0 or "numpy.dtype size changed" not in done.stderr:
+        fail("control", f"pywt imported over a pip numpy 2, so it checks nothing\n{done.stderr}")
+    step("control: with a pip numpy 2 the stand-in fails to import, as picamera2 does", started)
+
+
 def _reads(lines: str) -> list[dict[str, object]]:
     """recognize's JSON lines, each image named by its file name only."""
     reads = [json.loads(line) for line in lines.splitlines() if line.startswith("{")]
@@ -101,6 +118,8 @@ def main(argv: list[str]) -> int:
     )
     if versions.split()[0] != apt_numpy:
         fail("numpy", f"the venv's numpy {versions.split()[0]} is not apt's {apt_numpy}")
+    if board == "5":  # once: the stand-in does catch the break a pip numpy 2 would make
+        control()
     out = run("crib-pi score 5H 5D 5S JC 5C", [crib_pi, "score", "5H", "5D", "5S", "JC", "5C"])
     if "29" not in out:
         fail("score", out)
