@@ -30,6 +30,8 @@ class Ws281xStrip:
             from rpi_ws281x import PixelStrip
         except ImportError as exc:
             raise DeviceUnavailableError("leds", f"rpi_ws281x is not installed ({exc})") from exc
+        except Exception as exc:  # a broken build: the table goes on without the strip
+            raise DeviceUnavailableError("leds", f"rpi_ws281x failed to import ({exc!r})") from exc
         self._count = count
         self._strip: Any = PixelStrip(
             count,

@@ -245,3 +245,25 @@ def test_the_service_on_a_pi_with_broken_libraries_is_ready_and_stops_cleanly(
     assert len([s for s in said if s.startswith("crib-pi: leds: ")]) == 1, err
     assert "numpy.dtype size changed" in err and "Hardware revision is not supported" in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(("driver", "module"), [("ws281x", "rpi_ws281x"), ("pi5neo", "pi5neo")])
+def test_an_led_library_that_raises_at_import_is_one_problem(
+    driver: str, module: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mock_factory: Any
+) -> None:
+    libs = tmp_path / "libs"
+    libs.mkdir()
+    (libs / f"{module}.py").write_text("raise OSError('libws2811.so: cannot open shared object')\n")
+    monkeypatch.syspath_prepend(str(libs))
+    monkeypatch.delitem(sys.modules, module, raising=False)
+    config = DeviceConfig.from_mapping(
+        {"screen": {"driver": "offscreen-missing"}, "leds": {"driver": driver}}
+    )
+    devices = make_devices(config, backend="pi", clock=FakeClock(), pin_factory=mock_factory)
+    try:
+        assert isinstance(devices.leds.strip, NullStrip)
+        (problem,) = devices.reporter.about("leds")
+        assert f"{module} failed to import (OSError(" in problem.message, problem.message
+    finally:
+        devices.close()
+        monkeypatch.delitem(sys.modules, module, raising=False)
