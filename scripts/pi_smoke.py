@@ -2,8 +2,8 @@
 
 Usage: pi_smoke.py BOARD CRIB_PI_DIR EXPECTED_JSON PHOTO... (BOARD: 4 or 5). Each step prints
 its time; any failure ends it with status 1 and says which step. EXPECTED_JSON holds the lines
-of ``crib-pi recognize --json`` for the photos as read on the machine that runs the check (x86),
-to be matched exactly.
+of ``crib-pi recognize --json`` for the photos as read on the machine that runs the check (x86,
+with the Pi's numpy and OpenCV versions), to be matched exactly.
 """
 
 from __future__ import annotations
@@ -91,12 +91,10 @@ def control() -> None:
     step("control: with a pip numpy 2 the stand-in fails to import, as picamera2 does", started)
 
 
-def _reads(lines: str) -> list[dict[str, object]]:
-    """recognize's JSON lines, each image named by its file name only."""
+def _reads(lines: str) -> dict[str, object]:
+    """recognize's JSON lines by the image's file name."""
     reads = [json.loads(line) for line in lines.splitlines() if line.startswith("{")]
-    for read in reads:
-        read["image"] = Path(str(read["image"])).name
-    return reads
+    return {Path(str(read.pop("image"))).name: read for read in reads}
 
 
 def main(argv: list[str]) -> int:
@@ -130,8 +128,8 @@ def main(argv: list[str]) -> int:
         )
         want = expected.read_text()
         if _reads(got) != _reads(want):
-            fail("recognize", f"different from x86:\n{got}\nwanted:\n{want}")
-        print("pi-check:   the same cards as on x86")
+            fail("recognize", f"different from x86 (same versions):\n{got}\nwanted:\n{want}")
+        print("pi-check:   the same cards, corners and confidences as on x86, same versions")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         service("service, mock devices", crib_pi, folder, "", CRIB_PI_DEVICES="mock")
