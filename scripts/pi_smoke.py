@@ -18,6 +18,15 @@ import tempfile
 import time
 from pathlib import Path
 
+DRIVERS = """
+import importlib.util as u
+found = [m for m in ("rpi_ws281x", "pi5neo") if u.find_spec(m)]
+spidev = u.find_spec("spidev")
+if "pi5neo" in found and spidev and spidev.origin.startswith("/usr/lib/python3/"):
+    found.append("apt-spidev")
+print(*found)
+"""
+
 
 def step(name: str, started: float) -> None:
     print(f"pi-check:   {name}: {time.monotonic() - started:.1f} s", flush=True)
@@ -116,6 +125,14 @@ def main(argv: list[str]) -> int:
     )
     if versions.split()[0] != apt_numpy:
         fail("numpy", f"the venv's numpy {versions.split()[0]} is not apt's {apt_numpy}")
+    drivers = run(
+        "the board's LED driver, and only it",
+        [python, "-c", DRIVERS],
+    ).split()
+    wanted = ["pi5neo", "apt-spidev"] if board == "5" else ["rpi_ws281x"]
+    if drivers != wanted:
+        fail("LED driver", f"installed {drivers}, wanted {wanted}")
+    print(f"pi-check:   LED driver: {' '.join(drivers)}")
     if board == "5" and apt_numpy.startswith("1."):  # the stand-in catches a pip numpy 2
         control()
     out = run("crib-pi score 5H 5D 5S JC 5C", [crib_pi, "score", "5H", "5D", "5S", "JC", "5C"])
