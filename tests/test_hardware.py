@@ -141,7 +141,7 @@ def test_wiring_svg_is_well_formed_and_made_from_the_dot() -> None:
     digest = hashlib.sha256((HARDWARE / "wiring.dot").read_bytes()).hexdigest()
     assert stamp.group(1) == digest, "wiring.svg is stale: run hardware/render.sh"
     texts = " ".join(_svg_texts(svg))
-    for needed in ("GPIO17", "GPIO27", "GPIO22", "GPIO18", "GPIO10", "74AHCT125", "330 ohm"):
+    for needed in ("GPIO17", "GPIO27", "GPIO22", "GPIO10", "74AHCT125", "330 ohm"):
         assert needed in texts
 
 
@@ -208,7 +208,8 @@ def test_pinout_matches_the_software_defaults(variant: str) -> None:
         assert _gpio_for(rows, words)[1] == defaults[name]
     data_pin, data_gpio = _gpio_for(rows, "LED data")
     if variant.endswith("4"):
-        assert data_gpio == LedConfig().pin == 18 and data_pin == 12
+        # rpi_ws281x on GPIO10 uses SPI, which the service's crib-pi user may open (no /dev/mem).
+        assert data_gpio == LedConfig().pin == 10 and data_pin == 19
     else:
         # pi5neo drives SPI0 MOSI, which is GPIO10 whatever LedConfig.pin says.
         assert LedConfig().spi_device == "/dev/spidev0.0"

@@ -79,7 +79,7 @@ class LedConfig:
 
     driver: str = "auto"
     count: int = 0
-    pin: int = 18
+    pin: int = 10  # SPI0 MOSI: rpi_ws281x drives it without root (PWM on 18 needs /dev/mem)
     dma: int = 10
     channel: int = 0
     freq_hz: int = 800_000

@@ -27,6 +27,8 @@ class Pi5NeoStrip:
             from pi5neo import Pi5Neo
         except ImportError as exc:
             raise DeviceUnavailableError("leds", f"pi5neo is not installed ({exc})") from exc
+        except Exception as exc:  # e.g. a spidev built for another numpy or Python
+            raise DeviceUnavailableError("leds", f"pi5neo failed to import ({exc!r})") from exc
         self._count = count
         # Pi5Neo only prints when it cannot open the device, so check first.
         if not os.access(config.spi_device, os.R_OK | os.W_OK):
@@ -35,7 +37,10 @@ class Pi5NeoStrip:
                 f"{config.spi_device} cannot be opened: is SPI enabled (dtparam=spi=on) and"
                 " is the user in the spi group?",
             )
-        self._neo: Any = Pi5Neo(config.spi_device, count, config.spi_khz, quiet_mode=True)
+        try:
+            self._neo: Any = Pi5Neo(config.spi_device, count, config.spi_khz, quiet_mode=True)
+        except Exception as exc:
+            raise DeviceUnavailableError("leds", f"pi5neo could not start ({exc!r})") from exc
         self.too_long_for_default_buffer = count * SPI_BYTES_PER_LED > DEFAULT_SPIDEV_BUFSIZ
 
     @property

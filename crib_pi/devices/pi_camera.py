@@ -3,6 +3,10 @@
 A venv sees it only when made with ``--system-site-packages`` (``scripts/_venv.sh`` does that
 on a Pi). picamera2's ``RGB888`` arrays are in B, G, R order; frames are flipped to RGB here.
 Not yet run on a real Pi by this project: the adapter follows picamera2's documented API.
+
+Anything the library raises while importing or starting is a camera that cannot be had, never a
+crash: a numpy 2 pulled over apt's numpy 1.24 makes ``import picamera2`` raise ``ValueError``
+("numpy.dtype size changed"), and no camera module gives ``IndexError`` from ``Picamera2()``.
 """
 
 from __future__ import annotations
@@ -20,33 +24,34 @@ class PiCamera:
     """Frames from picamera2's main stream."""
 
     def __init__(self, config: CameraConfig, clock: Clock, reporter: Reporter) -> None:
-        try:
-            from picamera2 import Picamera2
-        except ImportError as exc:
-            raise DeviceUnavailableError(
-                "camera", f"picamera2 is not installed ({exc}); apt install python3-picamera2"
-            ) from exc
         self.clock = clock
         self.reporter = reporter
-        try:
-            camera: Any = Picamera2()
-        except (IndexError, RuntimeError) as exc:
-            raise DeviceUnavailableError("camera", f"no camera module found ({exc})") from exc
-        size = (config.width, config.height)
-        camera.configure(camera.create_video_configuration(main={"size": size, "format": "RGB888"}))
-        camera.start()
-        if config.lock_exposure:
-            # Auto exposure and white balance make cards flicker between readable and not.
-            camera.set_controls({"AeEnable": False, "AwbEnable": False})
-        self._camera: Any = camera
+        self._camera: Any = None
         self._number = 0
+        picamera2 = _import_picamera2()
+        try:
+            camera: Any = picamera2.Picamera2()
+        except Exception as exc:
+            raise DeviceUnavailableError("camera", f"no camera module found ({exc!r})") from exc
+        try:
+            size = (config.width, config.height)
+            video = camera.create_video_configuration(main={"size": size, "format": "RGB888"})
+            camera.configure(video)
+            camera.start()
+            if config.lock_exposure:
+                # Auto exposure and white balance make cards flicker between readable and not.
+                camera.set_controls({"AeEnable": False, "AwbEnable": False})
+        except Exception as exc:
+            _quietly_close(camera)
+            raise DeviceUnavailableError("camera", f"the camera would not start ({exc!r})") from exc
+        self._camera = camera
 
     def read(self) -> CameraFrame | None:
         if self._camera is None:
             return None
         try:
             bgr = self._camera.capture_array("main")
-        except RuntimeError as exc:
+        except Exception as exc:
             self.reporter.problem("camera", f"the camera stopped giving frames ({exc})")
             return None
         self._number += 1
@@ -58,3 +63,32 @@ class PiCamera:
         if camera is not None:
             camera.stop()
             camera.close()
+
+
+def _import_picamera2() -> Any:
+    """The picamera2 module, or DeviceUnavailableError saying why not and what to do."""
+    try:
+        import picamera2
+    except ImportError as exc:
+        raise DeviceUnavailableError(
+            "camera", f"picamera2 is not installed ({exc}); apt install python3-picamera2"
+        ) from exc
+    except Exception as exc:  # e.g. ValueError from numpy 2 over apt's numpy 1.x
+        hint = ""
+        if "numpy" in str(exc):
+            hint = (
+                "; a pip numpy is hiding apt's python3-numpy: remake .venv with scripts/_venv.sh"
+                " (it keeps the numpy apt's picamera2 was built with)"
+            )
+        raise DeviceUnavailableError(
+            "camera", f"picamera2 failed to import ({type(exc).__name__}: {exc}){hint}"
+        ) from exc
+    return picamera2
+
+
+def _quietly_close(camera: Any) -> None:
+    """Release a half-started camera; a failure here adds nothing to the first one."""
+    try:
+        camera.close()
+    except Exception:
+        return

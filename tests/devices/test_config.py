@@ -27,7 +27,7 @@ def test_defaults_are_a_working_config() -> None:
         ({"leds": {"count": "many"}}, "devices.leds.count"),
         ({"leds": {"brightness": 2.0}}, "brightness"),
         ({"buttons": {"go": {"pin": 27}}}, "GPIO 27 is given to two buttons"),
-        ({"buttons": {"go": {"pin": 18}}}, "GPIO 18 is both the LED data line"),
+        ({"buttons": {"go": {"pin": 10}}}, "GPIO 10 is both the LED data line"),
         ({"buttons": {"go": {"pin": 40}}}, "GPIO 40"),
         ({"backend": "laptop"}, "devices.backend"),
         ({"leds": {"colours": [[300, 0, 0]]}}, "colours"),
