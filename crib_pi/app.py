@@ -25,6 +25,8 @@ from crib_pi.notify import notify, watchdog_interval
 from crib_pi.session.pipeline import FramePipeline, Recognizer
 from crib_pi.session.table import Press, TableSession
 from crib_pi.session.tracker import Sighting
+from crib_pi.voice.speech import Utterance
+from crib_pi.voice.words import Announcer, voice_level
 
 log = logging.getLogger("crib_pi.app")
 LIVE = "live"  # the session source of games played at the table
@@ -52,6 +54,11 @@ class Assistant:
     fps: float = 10.0
     stop: threading.Event = field(default_factory=threading.Event)
     _sightings: queue.Queue[list[Sighting]] = field(default_factory=lambda: queue.Queue(8))
+    announcer: Announcer = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.announcer = Announcer(self.devices.config.voice.language)
+        self.announcer.after(self.table)  # a resumed game is not said again
 
     def _camera_loop(self) -> None:
         mat = Mat(self.table.options.players)
@@ -88,6 +95,7 @@ class Assistant:
                 if changed:
                     self.table.log.commit((LIVE, 0, self.table.state()))
                     self.devices.show(self.table.snapshot())
+                    self.speak()
                 if ping is not None and time.monotonic() - last_ping >= ping:
                     notify("WATCHDOG=1")
                     last_ping = time.monotonic()
@@ -110,11 +118,30 @@ class Assistant:
                 self.table.on_track(event)
                 changed = True
         for gesture in self.devices.buttons.poll():
+            if gesture.button == "go" and gesture.gesture == "hold":
+                self.next_voice_level()
+                continue
             press = press_from(gesture)
             if press is not None:
                 self.table.on_press(press)
                 changed = True
         return changed
+
+    def speak(self) -> None:
+        """Hand the voice what is new at the table (it queues it and returns at once)."""
+        narration = self.announcer.after(self.table)
+        voice = self.devices.voice
+        if narration.withdraw:
+            voice.withdraw(set(narration.withdraw))
+        for utterance in narration.say:
+            voice.say(utterance)
+
+    def next_voice_level(self) -> None:
+        """A hold of Go: the voice goes off, quiet, normal, loud, off... and says its level."""
+        level = self.devices.voice.next_level()
+        if level > 0:
+            text = voice_level(level, self.announcer.language)
+            self.devices.voice.say(Utterance(text, "voice", "voice"))
 
     def _handle_signals(self) -> None:
         if threading.current_thread() is not threading.main_thread():

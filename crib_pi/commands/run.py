@@ -205,6 +205,7 @@ def demo(args: argparse.Namespace, devices: Any) -> int:
     from crib_pi.session.tracker import Tracker
     from crib_pi.simulate import random_game
     from crib_pi.store import GameLog, open_store
+    from crib_pi.voice.words import Announcer
 
     windowed = devices.backend == "desktop" and bool(
         os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
@@ -221,6 +222,7 @@ def demo(args: argparse.Namespace, devices: Any) -> int:
         log = GameLog(store)
     table = TableSession(options, log, Tracker(stable=3))
     progress = _Progress(devices, windowed, table)
+    announcer = Announcer(devices.config.voice.language)  # the demo speaks when it is watched
     if windowed:
         devices.show(table.snapshot())  # the board at once, while the table is filmed
     print("crib-pi: no camera found: playing the built-in demo game (two players, to 61)")
@@ -264,6 +266,10 @@ def demo(args: argparse.Namespace, devices: Any) -> int:
             players.after_frame(table, number, presses.get(number, []))
             if windowed:
                 devices.show(table.snapshot())
+                narration = announcer.after(table)
+                devices.voice.withdraw(set(narration.withdraw))
+                for utterance in narration.say:
+                    devices.voice.say(utterance)
                 time.sleep(max(0.0, 0.1 - (time.monotonic() - started)))
             elif table.game.phase != before[0] and table.game.phase in ("deal", "over"):
                 images += 1

@@ -19,6 +19,7 @@ from crib_pi.devices.errors import DeviceConfigError
 
 BACKENDS = ("pi", "desktop", "mock")
 LED_DRIVERS = ("auto", "ws281x", "pi5neo", "none")
+VOICE_LANGUAGES = ("en", "fr")
 BUTTON_NAMES = ("go", "confirm", "undo", "go1", "go2", "go3", "go4")
 RGB = tuple[int, int, int]
 
@@ -124,6 +125,17 @@ class CameraConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class VoiceConfig:
+    """The spoken counts: on or off, ``volume`` 0 to 1, ``language`` ``en`` or ``fr``, ``speed``
+    in words a minute (espeak-ng's ``-s``)."""
+
+    enabled: bool = True
+    volume: float = 0.7
+    language: str = "en"
+    speed: int = 160
+
+
+@dataclass(frozen=True, slots=True)
 class DeviceConfig:
     """All device settings; ``backend`` "" means ``CRIB_PI_DEVICES`` or a guess from the machine."""
 
@@ -132,11 +144,12 @@ class DeviceConfig:
     leds: LedConfig = field(default_factory=LedConfig)
     screen: ScreenConfig = field(default_factory=ScreenConfig)
     camera: CameraConfig = field(default_factory=CameraConfig)
+    voice: VoiceConfig = field(default_factory=VoiceConfig)
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> DeviceConfig:
         """Read the ``[devices]`` table; raise ``DeviceConfigError`` naming any bad key."""
-        _only_keys(data, ("backend", "buttons", "leds", "screen", "camera"), "devices")
+        _only_keys(data, ("backend", "buttons", "leds", "screen", "camera", "voice"), "devices")
         backend = _convert("devices.backend", data.get("backend", ""), "")
         if backend not in ("", *BACKENDS):
             raise DeviceConfigError(f"devices.backend {backend!r} is not one of {BACKENDS}")
@@ -146,6 +159,7 @@ class DeviceConfig:
             leds=_flat(LedConfig, _table(data, "leds"), "devices.leds"),
             screen=_flat(ScreenConfig, _table(data, "screen"), "devices.screen"),
             camera=_flat(CameraConfig, _table(data, "camera"), "devices.camera"),
+            voice=_flat(VoiceConfig, _table(data, "voice"), "devices.voice"),
         )
         _check(config)
         return config
@@ -291,3 +305,12 @@ def _check(config: DeviceConfig) -> None:
     s = config.screen
     if len(s.size) != 2 or (s.size != (0, 0) and min(s.size) < 64):
         raise DeviceConfigError(f"devices.screen.size {list(s.size)} is not [width, height]")
+    v = config.voice
+    if not 0.0 <= v.volume <= 1.0:
+        raise DeviceConfigError(f"devices.voice.volume = {v.volume} must be 0 to 1")
+    if v.language not in VOICE_LANGUAGES:
+        raise DeviceConfigError(
+            f"devices.voice.language {v.language!r} is not one of {VOICE_LANGUAGES}"
+        )
+    if not 80 <= v.speed <= 450:
+        raise DeviceConfigError(f"devices.voice.speed = {v.speed} must be 80 to 450 words a minute")

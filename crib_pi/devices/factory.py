@@ -25,6 +25,8 @@ from crib_pi.devices.report import DeviceProblem, Reporter
 from crib_pi.devices.screens import Hint, MockScreen, NullScreen, Screen
 from crib_pi.devices.strips import LedStrip, MockStrip, NullStrip
 from crib_pi.snapshot import BoardSnapshot
+from crib_pi.voice.speakers import MockSpeaker, Speaker
+from crib_pi.voice.speech import NullVoice, Voice, VoiceLike
 
 ENV = "CRIB_PI_DEVICES"
 PI_MODEL = Path("/proc/device-tree/model")
@@ -42,6 +44,7 @@ class Devices:
     buttons: Buttons
     leds: LedBoard
     screen: Screen
+    voice: VoiceLike = field(default_factory=NullVoice)
     _closed: bool = field(default=False, repr=False)
 
     def show(self, snapshot: BoardSnapshot) -> None:
@@ -63,6 +66,7 @@ class Devices:
             ("buttons", self.buttons),
             ("camera", self.camera),
             ("screen", self.screen),
+            ("voice", self.voice),
         ):
             try:
                 device.close()
@@ -150,11 +154,12 @@ def _mock(config: DeviceConfig, clock: Clock, reporter: Reporter) -> Devices:
         buttons=MockButtons(config.buttons, names, clock, reporter),
         leds=LedBoard(strip, config.leds, clock, reporter),
         screen=MockScreen(config.screen.size if config.screen.size != (0, 0) else (800, 480)),
+        voice=_voice(config, MockSpeaker(), reporter),
     )
 
 
 def _hints(config: DeviceConfig, keys: bool) -> tuple[Hint, ...]:
-    meanings = {"go": "go", "confirm": "ok · hold: menu", "undo": "undo · hold: more"}
+    meanings = {"go": "go · hold: voice", "confirm": "ok · hold: menu", "undo": "undo · hold: more"}
     hints = []
     for name, meaning in meanings.items():
         spec = config.buttons.spec(name)
@@ -181,7 +186,8 @@ def _desktop(config: DeviceConfig, clock: Clock, reporter: Reporter) -> Devices:
     camera: Camera = _try(reporter, lambda: CvCamera(config.camera, clock, reporter), NullCamera)
     strip = NullStrip(strip_count(config.leds))
     leds = LedBoard(strip, config.leds, clock, reporter)
-    return Devices("desktop", config, clock, reporter, camera, buttons, leds, screen)
+    voice = _espeak_voice(config, reporter)
+    return Devices("desktop", config, clock, reporter, camera, buttons, leds, screen, voice)
 
 
 def _pi(config: DeviceConfig, clock: Clock, reporter: Reporter, pin_factory: Any) -> Devices:
@@ -210,7 +216,32 @@ def _pi(config: DeviceConfig, clock: Clock, reporter: Reporter, pin_factory: Any
     )
     leds = LedBoard(strip, config.leds, clock, reporter)
     camera: Camera = _try(reporter, lambda: PiCamera(config.camera, clock, reporter), NullCamera)
-    return Devices("pi", config, clock, reporter, camera, buttons, leds, screen)
+    voice = _espeak_voice(config, reporter)
+    return Devices("pi", config, clock, reporter, camera, buttons, leds, screen, voice)
+
+
+def _voice(config: DeviceConfig, speaker: Speaker, reporter: Reporter) -> Voice:
+    v = config.voice
+    return Voice(
+        speaker,
+        language=v.language,
+        volume=v.volume,
+        enabled=v.enabled,
+        reporter=reporter,
+    )
+
+
+def _espeak_voice(config: DeviceConfig, reporter: Reporter) -> VoiceLike:
+    """espeak-ng on the sound card; the null voice when there is no sound card or no espeak-ng."""
+    from crib_pi.voice.speakers import EspeakSpeaker, has_audio_output
+
+    def build() -> Voice:
+        if not has_audio_output():
+            raise DeviceUnavailableError("voice", "no sound card (see hardware/speaker.md)")
+        return _voice(config, EspeakSpeaker(speed=config.voice.speed), reporter)
+
+    voice: VoiceLike = _try(reporter, build, NullVoice)
+    return voice
 
 
 def _pi_strip(config: LedConfig, count: int, reporter: Reporter) -> LedStrip:

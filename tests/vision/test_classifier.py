@@ -43,7 +43,7 @@ def test_the_second_network_is_averaged_in_on_index_like_patches_only() -> None:
     _, patches = candidates(three_cards_on_a_table())
     first = Classifier([model_path()]).score(patches)
     second = Classifier([model_path(SECOND_NAME)]).score(patches)
-    pair = Classifier().score(patches)
+    pair = Classifier(grey=None).score(patches)
     look = first.index_prob() >= SECOND_LOOK_AT
     assert look.any() and not look.all()
     for got, a, b in ((pair.rank, first.rank, second.rank), (pair.suit, first.suit, second.suit)):
@@ -57,14 +57,14 @@ def test_where_the_wide_network_vouches_the_most_believing_network_judges_index_
     frames, patches, pyr = front_end(three_cards_on_a_table())
     first = Classifier([model_path()]).score(patches)
     second = Classifier([model_path(SECOND_NAME)]).score(patches)
-    plain = Classifier().score(patches)
+    plain = Classifier(grey=None).score(patches)
     seen: list[np.ndarray] = []
 
     def wide(idx: np.ndarray) -> np.ndarray:
         seen.append(idx)
         return extract_wide(pyr, frames.take(idx))
 
-    got = Classifier().score(patches, wide)
+    got = Classifier(grey=None).score(patches, wide)
     look = np.flatnonzero(first.index_prob() >= SECOND_LOOK_AT)
     np.testing.assert_array_equal(seen[0], look)  # the wide look is cut for these only
     third = _score(_load(model_path(WIDE_NAME)), patches[look], wide(look))
@@ -143,3 +143,23 @@ def test_a_missing_or_broken_model_is_a_clear_error(tmp_path: Path) -> None:
         Classifier([bad])
     with pytest.raises(ModelError, match="at most three"):
         Classifier([model_path()] * 4)
+
+
+def test_the_grey_network_names_the_suit_without_colour_and_doubts_in_colour() -> None:
+    from crib_pi.vision.classifier import GREY_DOUBT_BELOW, _grey_say
+
+    rank = np.zeros((2, 14), np.float32)
+    rank[:, 9] = 0.99  # a ten, 99% an index
+    rank[:, 13] = 0.01
+    suit = np.array([[0.0, 0.99, 0.0, 0.01]] * 2, np.float32)  # the colour networks: diamonds
+    grey_suit = np.array([[0.0, 0.02, 0.0, 0.98], [0.0, 0.9, 0.0, 0.1]], np.float32)
+    grey = Scores(rank.copy(), grey_suit, np.zeros((2, 96), np.float32))
+    # no colour in the frame: the grey network's suit (a spade, then a diamond) stands
+    _, got = _grey_say(rank, suit, grey, colourless=True)
+    np.testing.assert_allclose(got, grey_suit)
+    # in colour: where it gives the diamond under GREY_DOUBT_BELOW, the two are averaged
+    r, got = _grey_say(rank, suit, grey, colourless=False)
+    assert grey_suit[0, 1] < GREY_DOUBT_BELOW <= grey_suit[1, 1]
+    np.testing.assert_allclose(got[0], (suit[0] + grey_suit[0]) / 2)
+    np.testing.assert_allclose(got[1], suit[1])
+    np.testing.assert_allclose(r, rank, atol=1e-6)  # it agrees on the rank: unchanged
