@@ -42,7 +42,7 @@ def unit_text(executable: str | None = None) -> str:
 
 
 def commands() -> list[list[str]]:
-    groups = "video,gpio,spi,input,render"
+    groups = "video,gpio,spi,input,render,audio"
     return [
         ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", "crib-pi"],
         ["sh", "-c", f"for g in {groups.replace(',', ' ')}; do groupadd -f --system $g; done"],
