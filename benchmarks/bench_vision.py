@@ -30,6 +30,7 @@ import numpy as np
 
 from crib_pi.cards import Card
 from crib_pi.vision.recognizer import Recognizer, load_image
+from crib_pi.vision.synth.inks import grey as grey_image
 
 SHARED = (
     Path(os.environ["CRIB_PI_SHARED"]) / "cards"
@@ -65,7 +66,7 @@ def bench_real(rec: Recognizer, verbose: bool, photos: Path, grey: bool = False)
     for row in rows:
         img = load_image(photos / row["file"])
         if grey:  # as a monochrome camera would see it
-            img = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+            img = grey_image(img)
         t0 = time.perf_counter()
         res = rec.read(img)
         times.append(time.perf_counter() - t0)
