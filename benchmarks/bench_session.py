@@ -72,6 +72,8 @@ def main() -> int:
 
         from crib_pi.vision.synth.drawn import drawn_decks
 
+        if not args.faces[6:].isdigit():
+            parser.error(f"--faces {args.faces}: give drawn:SEED, a whole number")
         (deck,) = drawn_decks(np.random.default_rng(int(args.faces[6:])), 1)
         print(f"drawn deck: {deck.name}")
         faces = lambda card: deck.faces[card.index]  # noqa: E731

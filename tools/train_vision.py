@@ -159,6 +159,10 @@ def fit(
     torch.manual_seed(seed)
     if device == "cpu":
         torch.set_num_threads(2)
+    known = {str(n) for path in data for n in np.load(path).get("families", [])}
+    unknown = sorted(set(leave_out) - known)
+    if unknown:
+        raise SystemExit(f"--leave-out {' '.join(unknown)}: no such deck family in the data")
     xs, ws, ys = [], [], []
     for path in data:
         d = np.load(path)
