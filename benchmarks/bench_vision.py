@@ -229,6 +229,60 @@ def bench_leave_out(models: Path, count: int, seed: int) -> None:
         print(f"  all families, {key:16s} recall {right / max(true, 1):6.1%}  wrong {wrong}")
 
 
+MODES = ((1280, 720), (1920, 1080), (2304, 1296))
+"""Main-stream sizes of Camera Module 3 at its full field of view (binned 2304x1296 mode)."""
+
+
+def bench_camera_modes(rec: Recognizer, count: int, seed: int) -> None:
+    """Recall and cost per frame at each Pi camera main-stream size, for two camera heights.
+
+    Scenes are drawn at 2304x1296, the Camera Module 3's full-view mode, and scaled down as the
+    ISP would to the smaller sizes: the A3 mat filling the frame (cards 225-240 px wide there,
+    125-135 px at 1280x720) and a camera placed higher (cards 100-110 px at 1280x720).
+    """
+    from crib_pi.vision.synth.decks import available, deck_names, load_deck
+    from crib_pi.vision.synth.labels import readable_cards
+    from crib_pi.vision.synth.scenes import LAYOUTS, make_scene
+
+    if not available():
+        print("camera modes: gnome-cards-data or rsvg-convert missing, skipped")
+        return
+    decks = [load_deck(n) for n in deck_names()]
+    print(f"PI CAMERA MODES: 8 cards on the mat, {count} scenes a geometry, one core")
+    for label, width_at_720 in (
+        ("mat fills the frame", (125.0, 135.0)),
+        ("camera higher", (100.0, 110.0)),
+    ):
+        rng = np.random.default_rng(seed)
+        scale = MODES[-1][0] / MODES[0][0]
+        acc = {m: [0, 0, 0, []] for m in MODES}  # right, wrong, readable, seconds
+        for i in range(count):
+            scene = make_scene(
+                rng, decks, size=MODES[-1], n_cards=(8, 8), layout=LAYOUTS[i % len(LAYOUTS)],
+                card_width=(width_at_720[0] * scale, width_at_720[1] * scale), tilt=0.05,
+                degrade=0.5, clutter_count=(0, 2), on_mat=True,
+            )  # fmt: skip
+            truth = {Card.from_index(c) for c in readable_cards(scene)}
+            present = {Card.from_index(c) for c in scene.cards}
+            for mode in MODES:
+                image = scene.image
+                if mode != MODES[-1]:
+                    image = cv2.resize(image, mode, interpolation=cv2.INTER_AREA)
+                t0 = time.perf_counter()
+                named = {r.card for r in rec.read(image).cards}
+                a = acc[mode]
+                a[3].append(time.perf_counter() - t0)
+                a[0] += len(named & truth)
+                a[1] += len(named - present)
+                a[2] += len(truth)
+        for (w, h), (right, wrong, true, secs) in acc.items():
+            cards = f"{width_at_720[0] * w / 1280:.0f}-{width_at_720[1] * w / 1280:.0f} px"
+            print(
+                f"  {label:19s} {w}x{h} cards {cards:11s} recall {right / max(true, 1):6.1%}"
+                f"  wrong {wrong}  median {statistics.median(secs) * 1000:4.0f} ms a frame"
+            )
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--synthetic", type=int, default=200)
@@ -248,6 +302,7 @@ def main() -> None:
         help="folder of networks each trained without one deck family (train_vision_gpu.sh)",
     )
     p.add_argument("--leave-out-scenes", type=int, default=20, help="scenes per family and kind")
+    p.add_argument("--camera-modes", type=int, default=0, help="scenes a geometry (0: skip)")
     p.add_argument("--grey-photos", action="store_true", help="the real photos in grey too")
     p.add_argument("--photos", type=Path, default=SHARED, help="folder with labels.csv")
     p.add_argument("-v", "--verbose", action="store_true")
@@ -256,6 +311,8 @@ def main() -> None:
     if a.leave_out:
         bench_leave_out(a.leave_out, a.leave_out_scenes, a.seed + 3)
     rec = Recognizer(models=a.model)
+    if a.camera_modes:
+        bench_camera_modes(rec, a.camera_modes, a.seed + 5)
     bench_real(rec, a.verbose, a.photos)
     if a.grey_photos:
         bench_real(rec, a.verbose, a.photos, grey=True)

@@ -22,6 +22,7 @@ from crib_pi.devices import Devices
 from crib_pi.devices.button_logic import ButtonEvent
 from crib_pi.mat import Mat
 from crib_pi.notify import notify, watchdog_interval
+from crib_pi.session.locate import camera_advice
 from crib_pi.session.pipeline import FramePipeline, Recognizer
 from crib_pi.session.table import Press, TableSession
 from crib_pi.session.tracker import Sighting
@@ -64,18 +65,32 @@ class Assistant:
         mat = Mat(self.table.options.players)
         pipeline = FramePipeline(mat, self.recognizer, self.table.tracker)
         period = 1.0 / self.fps
+        sized = False
         while not self.stop.is_set():
             started = time.monotonic()
             frame = self.devices.camera.read()
             if frame is not None:
                 try:
                     bgr = cv2.cvtColor(frame.image, cv2.COLOR_RGB2BGR)
-                    self._sightings.put(pipeline.sightings(bgr), timeout=1)
+                    sightings = pipeline.sightings(bgr)
+                    if not sized:
+                        sized = self._check_card_size(pipeline, bgr.shape)
+                    self._sightings.put(sightings, timeout=1)
                 except queue.Full:
                     pass  # the main loop is behind: drop a frame rather than lag
                 except Exception:
                     log.exception("a camera frame could not be read")
             self.stop.wait(max(0.0, period - (time.monotonic() - started)))
+
+    def _check_card_size(self, pipeline: FramePipeline, shape: tuple[int, ...]) -> bool:
+        """Once the mat is found, say (once) if cards come out too small to be read well."""
+        card_px = pipeline.locator.card_width_px()
+        if card_px is None:
+            return False
+        advice = camera_advice(card_px, (shape[1], shape[0]))
+        if advice:
+            self.devices.reporter.problem("camera", advice)
+        return True
 
     def run(self, *, service: bool = False) -> None:
         """Run until ``stop`` is set (SIGTERM and SIGINT set it)."""

@@ -11,8 +11,8 @@ import cv2
 import numpy as np
 import pytest
 
-from crib_pi.mat import HEIGHT, WIDTH, Mat
-from crib_pi.session.locate import MatLocator
+from crib_pi.mat import HEIGHT, PX_PER_MM, WIDTH, Mat
+from crib_pi.session.locate import CARD_WIDTH_MM, READ_WELL_PX, MatLocator, camera_advice
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -58,6 +58,28 @@ def test_locator_maps_a_tilted_frame_back_to_the_mat(angle: float) -> None:
     back = locator.to_mat(seen)[0]
     assert mat.zone_at(*back) == mat.zone("crib")
     assert np.allclose(back, centre.reshape(2), atol=6)  # within 1.5 mm
+
+
+def test_locator_measures_how_wide_cards_are_in_the_frame() -> None:
+    mat = Mat(2)
+    frame, m = _photo(mat.render(), 0.4)
+    locator = MatLocator(mat)
+    assert locator.card_width_px() is None
+    locator.update(frame)
+    half = CARD_WIDTH_MM * PX_PER_MM / 2
+    ends = np.float64([[[WIDTH / 2 - half, HEIGHT / 2]], [[WIDTH / 2 + half, HEIGHT / 2]]])
+    a, b = cv2.perspectiveTransform(ends, m).reshape(2, 2)
+    width = locator.card_width_px()
+    assert width is not None and abs(width - float(np.hypot(*(b - a)))) < 1.5
+
+
+def test_camera_advice_names_the_smallest_mode_that_makes_cards_big_enough() -> None:
+    assert camera_advice(READ_WELL_PX + 1, (1280, 720)) is None
+    assert "width = 1920 and height = 1080" in (camera_advice(95, (1280, 720)) or "")
+    assert "width = 2304 and height = 1296" in (camera_advice(70, (1280, 720)) or "")
+    for small in ((60, (1280, 720)), (100, (2304, 1296))):
+        advice = camera_advice(*small)
+        assert advice is not None and "lower the camera so" in advice and "width =" not in advice
 
 
 def test_locator_keeps_the_last_mapping_when_markers_are_covered() -> None:
