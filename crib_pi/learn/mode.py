@@ -53,7 +53,7 @@ class Practice:
             "player": self.player,
             "dealer": self.dealer,
             "hand": [str(c) for c in self.cards],
-            "best": [c.as_json() for c in self.choices[:BEST_SHOWN]],
+            "top": [c.as_json() for c in self.choices[:BEST_SHOWN]],
             **self.verdict.as_json(),
         }
 
@@ -159,9 +159,10 @@ class LearnMode:
     def lines(self, game: Game) -> tuple[str, ...]:
         """The learn panel, most important first: guide or step, practice, scores, caution."""
         out: list[str] = []
+        coaching = any(p.complete for p in self.practice.values())
         if self.guide is not None:
             out += self.guide.lines(game)
-        else:
+        elif not coaching:
             step = step_of(game)
             out.append(step_text(step, self.players, game.dealer))
             if step in ("deal", "discard"):
