@@ -72,6 +72,11 @@ class GuidedHand:
         """What the table sees of the deal (the cards laid and the buttons), as it logs it."""
         return tuple(a for a in self.full_script if not isinstance(a, Deal | Discard | Show))
 
+    @property
+    def table_record(self) -> tuple[Action, ...]:
+        """The deal as the table logs it: ``script`` with the shows it counts by itself."""
+        return tuple(a for a in self.full_script if not isinstance(a, Deal | Discard))
+
     @cached_property
     def records(self) -> tuple[Record, ...]:
         """The engine's record of each action of ``full_script``, in order."""
