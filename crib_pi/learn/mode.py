@@ -124,8 +124,9 @@ class LearnMode:
                 player=player, n=len(hand.cards), size=size
             )
         hand.choices = rank_discards(hand.cards, players=self.players, dealer=dealer)
-        away = _("two cards") if size == 6 else _("one card")
-        return _("practice: lay the {away} you choose face up on the crib spot").format(away=away)
+        if size == 6:
+            return _("practice: lay the two cards you choose face up on the crib spot")
+        return _("practice: lay the card you choose face up on the crib spot")
 
     def discard(self, card: Card) -> Practice | None:
         """A card laid face up on the crib spot before the starter: the practice's discard.
@@ -185,12 +186,11 @@ class LearnMode:
     def _practice_lines(self, hand: Practice) -> list[str]:
         if not hand.complete:
             return []
-        role = _("dealer") if hand.dealer else _("not dealing")
-        out = [
-            _("Coach for player {player} ({role}), best discards of {n}:").format(
-                player=hand.player, role=role, n=len(hand.choices)
-            )
-        ]
+        if hand.dealer:
+            head = _("Coach for player {player} (dealer), best discards of {n}:")
+        else:
+            head = _("Coach for player {player} (not dealing), best discards of {n}:")
+        out = [head.format(player=hand.player, n=len(hand.choices))]
         out += [choice_line(n, c) for n, c in enumerate(hand.choices[:BEST_SHOWN], start=1)]
         if hand.verdict is not None:
             out.append(verdict_line(hand.verdict))
