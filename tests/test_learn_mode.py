@@ -4,6 +4,7 @@ guided hands' scripts and the hold of Confirm, fed as the tracker and buttons wo
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -14,18 +15,18 @@ from crib_pi.coach import rank_discards
 from crib_pi.config import ConfigError, from_mapping
 from crib_pi.devices import make_devices
 from crib_pi.devices.clock import FakeClock
-from crib_pi.errors import CribError
+from crib_pi.errors import CribError, RecordError
 from crib_pi.game import Game
 from crib_pi.learn.guided import GUIDED_HANDS, Guide
 from crib_pi.learn.mode import LearnMode, choice_line, general_caution
 from crib_pi.learn.rules import explain
-from crib_pi.records import read_notes, replay_lines
+from crib_pi.records import parse_line, read_notes, replay_lines
 from crib_pi.scoring import score_hand
 from crib_pi.session.pipeline import NoRecognizer
 from crib_pi.session.table import Press, TableSession
 from crib_pi.session.tracker import CardLaid
 from crib_pi.simulate import random_game
-from crib_pi.store import GameLog
+from crib_pi.store import GameLog, GameStore
 
 C = Card.parse
 
@@ -236,3 +237,21 @@ def test_a_learn_mode_with_a_guide_shows_the_guide_first() -> None:
     game = Game(GUIDED_HANDS[2].options)
     lines = mode.lines(game)
     assert lines[0].startswith("Guided hand 3 of 3") and "flush" in lines[1]
+
+
+def test_a_stored_practice_survives_and_replay_skips_it(tmp_path: Path) -> None:
+    store = GameStore(tmp_path / "games.sqlite3")
+    table = TableSession(GameOptions(dealer=0), GameLog(store))
+    table.set_learn(True)
+    lay(table, "player 0", "7C 9H 5H 5C 5D JS")
+    lay(table, "crib", "7C 9H")
+    lay(table, "starter", "JD")  # his heels: 2 for the dealer
+    record = table.log.record
+    assert record is not None
+    lines = store.lines(record)
+    assert '"practice"' in lines[1] and json.loads(lines[1])["practice"]["place"] == 1
+    assert store.replay(record).game.scores == (2, 0)
+    resumed = TableSession(GameOptions(dealer=0), GameLog(store, record, lines))
+    assert resumed.game.scores == (2, 0) and resumed.game.starter == C("JD")
+    with pytest.raises(RecordError, match="line 2: a 'practice' line is a note"):
+        parse_line(lines[1], 2)
