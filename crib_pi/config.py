@@ -21,7 +21,7 @@ checked before anything starts: an unknown key or a bad value is refused with it
     learn = false          # learn mode: next steps, the rule behind each score, cautions,
                            # open-hand practice (a hold of Confirm turns it on or off)
     guided = 0             # 1, 2 or 3: play that guided hand (learn mode, 2 players,
-                           # player 0 dealing); 0 for none
+                           # player 0 dealing, muggins off); 0 for none
 
     [store]
     db = ""                # the game database; "" = the service's state folder
@@ -166,9 +166,10 @@ def from_mapping(data: Mapping[str, Any], path: Path | None = None) -> AppConfig
     guided = int(_typed(session, "guided", int, "session")) if "guided" in session else 0
     if guided not in (0, 1, 2, 3):
         raise ConfigError(f"session.guided = {guided} is not 0 (none) or a guided hand 1, 2, 3")
-    if guided and (options.players, options.target, options.dealer) != (2, 121, 0):
+    if guided and (options.players, options.dealer, options.muggins) != (2, 0, False):
         raise ConfigError(
-            f"session.guided = {guided}: a guided hand is for 2 players to 121 with game.dealer = 0"
+            f"session.guided = {guided}: a guided hand is for game.players = 2, "
+            "game.dealer = 0 and game.muggins = false"
         )
     db = str(_typed(store, "db", str, "store")) if "db" in store else ""
     try:

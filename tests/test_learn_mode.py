@@ -174,6 +174,8 @@ def test_config_turns_learn_mode_and_guided_hands_on() -> None:
         from_mapping({"game": {"dealer": 0}, "session": {"guided": 4}})
     with pytest.raises(ConfigError, match=r"game\.dealer = 0"):
         from_mapping({"session": {"guided": 1}})
+    with pytest.raises(ConfigError, match=r"game\.muggins = false"):
+        from_mapping({"game": {"dealer": 0, "muggins": True}, "session": {"guided": 1}})
     with pytest.raises(ConfigError, match="wrong type"):
         from_mapping({"session": {"learn": "yes"}})
 
@@ -182,6 +184,9 @@ def test_guided_hands_for_other_tables_are_refused() -> None:
     table = TableSession(GameOptions(players=3, dealer=0), GameLog(None))
     with pytest.raises(CribError, match="guided hand 1 is for 2 players"):
         table.set_learn(True, 1)
+    named = TableSession(GameOptions(dealer=0, target=61, names=("Ann", "Bob")), GameLog(None))
+    named.set_learn(True, 1)  # names and the target do not matter to one deal
+    assert named.learn is not None and named.learn.guide is not None
     with pytest.raises(CribError, match="guided hand 5"):
         Guide(5)
 

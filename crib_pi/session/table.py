@@ -159,15 +159,17 @@ class TableSession:
 
     def set_learn(self, on: bool, guided: int = 0) -> None:
         """Learn mode on or off; ``guided`` (1-3) walks the players through a guided hand,
-        which is for two players with player 0 dealing."""
+        which is for two players with player 0 dealing and muggins off."""
         if not on:
             self.learn = None
             return
         guide = Guide(guided) if guided else None
-        if guide is not None and self.options != guide.hand.options:
+        o = self.options
+        if guide is not None and (o.players, o.dealer, o.muggins) != (2, 0, False):
             raise CribError(
-                f"guided hand {guided} is for 2 players to 121 with player 0 dealing, "
-                f"not {self.options.players} players to {self.options.target}"
+                f"guided hand {guided} is for 2 players, player 0 dealing, muggins off; "
+                f"this table has {o.players} players, dealer {o.dealer}, "
+                f"muggins {'on' if o.muggins else 'off'}"
             )
         self.learn = LearnMode(self.options.players, guide)
 
