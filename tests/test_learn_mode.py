@@ -235,6 +235,12 @@ def test_the_guide_walks_through_a_hand_and_notices_a_card_off_the_script() -> N
     assert "bringing the count to exactly fifteen scores two" in said
     game.apply(Play(0, C("5C")))  # not the script's card
     assert guide.done(game) == -1 and "Undo takes it back" in guide.lines(game)[-1]
+    game = Game(hand.options)
+    for action in hand.table_record:
+        game.apply(action)
+    assert guide.finished(game) and guide.lines(game)[-1] == "The hand ended as scripted: 20 - 4."
+    game.apply(Cut(C("KS")))  # the players play on: the hand stays ended, not off the script
+    assert guide.finished(game) and "ended as scripted" in guide.lines(game)[-1]
 
 
 def test_a_learn_mode_with_a_guide_shows_the_guide_first() -> None:

@@ -152,9 +152,9 @@ class Guide:
         """How many of the script's table actions the game has; -1 when it left the script."""
         script = self.hand.script
         seen = [r.action for r in game.records if not isinstance(r.action, Show)]
-        if seen != list(script[: len(seen)]):
+        if seen[: len(script)] != list(script[: len(seen)]):
             return -1
-        return len(seen)
+        return min(len(seen), len(script))  # after the hand, the game may go on
 
     def finished(self, game: Game) -> bool:
         return self.done(game) == len(self.hand.script)
