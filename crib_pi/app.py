@@ -35,7 +35,8 @@ PLAYER_GO = {"go1": 0, "go2": 1, "go3": 2, "go4": 3}
 
 
 def press_from(event: ButtonEvent) -> Press | None:
-    """What a button gesture means to the table (a hold of Confirm is kept for a menu)."""
+    """What a button gesture means to the table (a hold of Confirm turns learn mode on or off,
+    a hold of Go steps the voice: ``Assistant`` handles both)."""
     if event.button in PLAYER_GO:
         return Press("go", PLAYER_GO[event.button]) if event.gesture == "press" else None
     if event.button not in ("go", "confirm", "undo"):
@@ -135,6 +136,10 @@ class Assistant:
         for gesture in self.devices.buttons.poll():
             if gesture.button == "go" and gesture.gesture == "hold":
                 self.next_voice_level()
+                continue
+            if gesture.button == "confirm" and gesture.gesture == "hold":
+                self.table.toggle_learn()
+                changed = True
                 continue
             press = press_from(gesture)
             if press is not None:

@@ -18,6 +18,10 @@ checked before anything starts: an unknown key or a bad value is refused with it
     fps = 10               # camera frames a second
     stable = 3             # frames a card must be read alike before it counts
     deck = ""              # a deck profile from `crib-pi learn-deck`, or "" for none
+    learn = false          # learn mode: next steps, the rule behind each score, cautions,
+                           # open-hand practice (a hold of Confirm turns it on or off)
+    guided = 0             # 1, 2 or 3: play that guided hand (learn mode, 2 players,
+                           # player 0 dealing, muggins off); 0 for none
 
     [store]
     db = ""                # the game database; "" = the service's state folder
@@ -65,6 +69,8 @@ class SessionConfig:
     fps: float = 10.0
     stable: int = 3
     deck: str = ""
+    learn: bool = False
+    guided: int = 0
 
 
 @dataclass(frozen=True)
@@ -88,7 +94,8 @@ class AppConfig:
             f"triple skunk {'on' if g.triple_skunk else 'off'}, dealer: {dealer}",
             f"players: {names}",
             f"session: {s.fps:g} fps, a card counts after {s.stable} frames, "
-            f"deck profile: {s.deck or 'none'}",
+            f"deck profile: {s.deck or 'none'}, learn mode {'on' if s.learn else 'off'}"
+            + (f", guided hand {s.guided}" if s.guided else ""),
             f"database: {self.db or 'the state folder'}",
             f"devices: backend {self.devices.backend or 'chosen at start'}, buttons {pins}, "
             f"LEDs {leds.driver} on GPIO{leds.pin}, limit {leds.max_amps:g} A",
@@ -126,7 +133,7 @@ def from_mapping(data: Mapping[str, Any], path: Path | None = None) -> AppConfig
     players = _table(data, "players")
     _only(players, {"names"}, "players.")
     session = _table(data, "session")
-    _only(session, {"fps", "stable", "deck"}, "session.")
+    _only(session, {"fps", "stable", "deck", "learn", "guided"}, "session.")
     store = _table(data, "store")
     _only(store, {"db"}, "store.")
     dealer: Any = game.get("dealer", "cut")
@@ -155,12 +162,22 @@ def from_mapping(data: Mapping[str, Any], path: Path | None = None) -> AppConfig
     if not 1 <= stable <= 30:
         raise ConfigError(f"session.stable = {stable} is not 1 to 30")
     deck = str(_typed(session, "deck", str, "session")) if "deck" in session else ""
+    learn = bool(_typed(session, "learn", bool, "session")) if "learn" in session else False
+    guided = int(_typed(session, "guided", int, "session")) if "guided" in session else 0
+    if guided not in (0, 1, 2, 3):
+        raise ConfigError(f"session.guided = {guided} is not 0 (none) or a guided hand 1, 2, 3")
+    if guided and (options.players, options.dealer, options.muggins) != (2, 0, False):
+        raise ConfigError(
+            f"session.guided = {guided}: a guided hand is for game.players = 2, "
+            "game.dealer = 0 and game.muggins = false"
+        )
     db = str(_typed(store, "db", str, "store")) if "db" in store else ""
     try:
         devices = DeviceConfig.from_mapping(_table(data, "devices"))
     except CribError as exc:
         raise ConfigError(str(exc)) from None
-    return AppConfig(options, SessionConfig(fps, stable, deck), db, devices, path)
+    session_config = SessionConfig(fps, stable, deck, learn or bool(guided), guided)
+    return AppConfig(options, session_config, db, devices, path)
 
 
 def load(path: Path | None = None) -> AppConfig:

@@ -13,6 +13,12 @@ A record starts with a ``game`` line and then lists actions as they happened::
     {"claim": [1, 12]}                               muggins on
     {"muggins": 0}
     {"undo": 1}
+    {"practice": {"player": 0, "hand": [...], "chosen": {...}, "best": [...], ...}}
+
+``practice`` lines are notes, not actions: learn mode's open-hand practice (the six cards laid
+face up, the coach's best discards and how the chosen one compared) is kept in the record, and
+``read_lines`` (so replay, history and resuming) skips them, so a record scores the same with
+or without them. Older versions of crib-pi refuse a record holding one (an unknown line).
 
 ``replay`` applies a record to a fresh ``Game`` and collects what was pegged, with the line
 each point came from.
@@ -30,20 +36,52 @@ from crib_pi.actions import Action, NewGame, Undo, action_from_json
 from crib_pi.errors import CribError, RecordError
 from crib_pi.game import Game, Record
 
+NOTE_KINDS = ("practice",)
+"""Record lines kept with a game but not played: replay skips them."""
 
-def format_line(action: Action) -> str:
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A record line that is not an action (``practice``: an open-hand practice deal)."""
+
+    kind: str
+    data: dict[str, Any]
+
+    def __post_init__(self) -> None:
+        if self.kind not in NOTE_KINDS:
+            raise CribError(f"{self.kind!r} is not a kind of note ({', '.join(NOTE_KINDS)})")
+
+    def to_json(self) -> dict[str, Any]:
+        return {self.kind: self.data}
+
+
+Line = Action | Note
+"""What a record line holds: an action, or a note that replay skips."""
+
+
+def format_line(action: Line) -> str:
     """One record line, as written to a file (UTF-8, compact)."""
     return json.dumps(action.to_json(), ensure_ascii=False, separators=(", ", ": "))
 
 
-def parse_line(text: str, line: int) -> Action:
-    """Decode one line; a bad line raises ``RecordError`` naming its number."""
+def _decode(text: str, line: int) -> Any:
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(line, f"not JSON ({exc.msg} at column {exc.colno})") from None
     except RecursionError:
         raise RecordError(line, "JSON nested too deeply to be a record line") from None
+
+
+def _is_note(data: Any) -> bool:
+    return isinstance(data, dict) and len(data) == 1 and next(iter(data)) in NOTE_KINDS
+
+
+def parse_line(text: str, line: int) -> Action:
+    """Decode one action line; a bad line (or a note) raises ``RecordError`` naming its number."""
+    data = _decode(text, line)
+    if _is_note(data):
+        raise RecordError(line, f"a {next(iter(data))!r} line is a note, not an action")
     try:
         return action_from_json(data)
     except CribError as exc:
@@ -51,11 +89,28 @@ def parse_line(text: str, line: int) -> Action:
 
 
 def read_lines(lines: Iterable[str]) -> list[tuple[int, Action]]:
-    """Every action with its line number (1-based); blank lines are skipped."""
+    """Every action with its line number (1-based); blank lines and notes are skipped."""
     out = []
     for number, text in enumerate(lines, start=1):
         if text.strip():
-            out.append((number, parse_line(text, number)))
+            data = _decode(text, number)
+            if _is_note(data):
+                continue
+            try:
+                out.append((number, action_from_json(data)))
+            except CribError as exc:
+                raise RecordError(number, str(exc)) from None
+    return out
+
+
+def read_notes(lines: Iterable[str], kind: str = "practice") -> list[tuple[int, dict[str, Any]]]:
+    """The notes of ``kind`` in a record, with their line numbers (what practice was kept)."""
+    out = []
+    for number, text in enumerate(lines, start=1):
+        if text.strip():
+            data = _decode(text, number)
+            if _is_note(data) and kind in data and isinstance(data[kind], dict):
+                out.append((number, data[kind]))
     return out
 
 

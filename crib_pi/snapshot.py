@@ -60,6 +60,8 @@ class BoardSnapshot:
 
     ``prompt`` says what the game waits for ("player 2 to play or say go").
     ``flags`` holds muggins flags and problems found at the show, newest last.
+    ``learn`` holds learn mode's words (the next step, the rule behind each score, a caution,
+    the coach's discards), empty when learn mode is off.
     ``skunk_lines`` are the highest losing scores that are a skunk, a double (and a triple,
     when that house rule is on): ``(90, 60)`` in a game to 121.
     """
@@ -80,6 +82,7 @@ class BoardSnapshot:
     skunk: str
     skunk_lines: tuple[int, ...]
     flags: tuple[str, ...] = field(default=())
+    learn: tuple[str, ...] = field(default=())
 
     def side_of(self, player: int) -> int:
         """The side a player pegs for."""

@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from crib_pi.actions import Action, GameOptions, NewGame
+from crib_pi.actions import GameOptions, NewGame
 from crib_pi.errors import CribError
-from crib_pi.records import Replay, format_line, replay_lines
+from crib_pi.records import Line, Replay, format_line, replay_lines
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
@@ -131,14 +131,14 @@ class GameStore:
             raise StoreError(f"game database {self.path}: {exc}") from None
         return record
 
-    def append(self, record: int, action: Action, *, finished: bool = False) -> None:
+    def append(self, record: int, action: Line, *, finished: bool = False) -> None:
         """Store one applied action (undo lines included), committed before returning."""
         self.save(record, [action], finished=finished)
 
     def save(
         self,
         record: int,
-        actions: list[Action],
+        actions: list[Line],
         *,
         finished: bool = False,
         session: tuple[str, int, dict[str, Any]] | None = None,
@@ -326,7 +326,7 @@ class GameLog:
         self.memory: list[str] = list(lines or [])
         self.problem: str | None = None
         self.batch = batch  # hold appends until commit(), for one transaction a frame
-        self._pending: list[Action] = []
+        self._pending: list[Line] = []
         self._finished = False
 
     def start(self, options: GameOptions) -> None:
@@ -337,7 +337,7 @@ class GameLog:
             except StoreError as exc:
                 self._fail(exc)
 
-    def append(self, action: Action, *, finished: bool = False) -> None:
+    def append(self, action: Line, *, finished: bool = False) -> None:
         self.memory.append(format_line(action))
         self._pending.append(action)
         self._finished = self._finished or finished

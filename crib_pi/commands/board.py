@@ -30,7 +30,7 @@ def add_parser(sub: Any) -> None:
     what = board.add_mutually_exclusive_group(required=True)
     what.add_argument("--pegs", help='each side\'s "front:back", comma separated: "45:40,97:91"')
     what.add_argument(
-        "--scene", help="an example state: start, skunk-threat, pegging, muggins, win"
+        "--scene", help="an example state: start, skunk-threat, pegging, muggins, win, learn, coach"
     )
     board.add_argument("--players", type=int, help="players (4 with two pegs: partnerships)")
     board.add_argument("--png", type=Path, help="save the screen as this PNG")

@@ -153,6 +153,7 @@ def live(args: argparse.Namespace, devices: Any, config: Any) -> int:
         problems.append(f"{exc}; the game is kept in memory only")
         log = GameLog(None)
     table = TableSession(options, log, Tracker(stable=config.session.stable))
+    table.set_learn(config.session.learn, config.session.guided)
     if state is not None and not table.restore(state):
         problems.append("the saved table state did not match the game; the mat is read afresh")
     recognizer = _recognizer(problems)

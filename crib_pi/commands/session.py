@@ -164,6 +164,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         log = GameLog(None)
     table = TableSession(options, log, Tracker(stable=stable))
+    table.set_learn(config.session.learn, config.session.guided)
     if state is not None and not table.restore(state):
         raise CribError(f"{args.db}: the saved session does not match its game record")
     if args.db and state is None:

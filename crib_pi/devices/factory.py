@@ -159,7 +159,11 @@ def _mock(config: DeviceConfig, clock: Clock, reporter: Reporter) -> Devices:
 
 
 def _hints(config: DeviceConfig, keys: bool) -> tuple[Hint, ...]:
-    meanings = {"go": "go · hold: voice", "confirm": "ok · hold: menu", "undo": "undo · hold: more"}
+    meanings = {
+        "go": "go · hold: voice",
+        "confirm": "ok · hold: learn",
+        "undo": "undo · hold: more",
+    }
     hints = []
     for name, meaning in meanings.items():
         spec = config.buttons.spec(name)

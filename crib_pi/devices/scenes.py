@@ -6,8 +6,13 @@ tests check the LED frames of the same states. Built by hand as the engine would
 
 from __future__ import annotations
 
-from crib_pi.cards import parse_cards
+from typing import TYPE_CHECKING
+
+from crib_pi.cards import Card, parse_cards
 from crib_pi.snapshot import BoardSnapshot, ScoreEvent, SideSnapshot
+
+if TYPE_CHECKING:
+    from crib_pi.session.table import TableSession
 
 SKUNK_LINES = (90, 60)
 
@@ -127,10 +132,46 @@ def win() -> BoardSnapshot:
     )  # fmt: skip
 
 
+def _learning_table() -> TableSession:
+    from crib_pi.actions import GameOptions
+    from crib_pi.session.table import TableSession
+    from crib_pi.store import GameLog
+
+    table = TableSession(GameOptions(dealer=0, names=("Alice", "Bob")), GameLog(None))
+    table.set_learn(True)
+    return table
+
+
+def _lay(table: TableSession, laid: str) -> None:
+    from crib_pi.session.tracker import CardLaid
+
+    for item in laid.split(", "):
+        zone, card = item.rsplit(" ", 1)
+        table.on_track(CardLaid(Card.parse(card), zone, (0.0, 0.0)))
+
+
+def learn() -> BoardSnapshot:
+    """Learn mode in the play: Alice's eight made fifteen, the rule said, Bob cautioned.
+    Played through a real table session, so the words are the ones the table shows."""
+    table = _learning_table()
+    _lay(table, "starter 3D, player 1 7C, player 0 8S")
+    return table.snapshot()
+
+
+def coach() -> BoardSnapshot:
+    """Open-hand practice: Bob's six cards face up, the coach's best three, his discard."""
+    table = _learning_table()
+    _lay(table, "player 1 7C, player 1 9H, player 1 5H, player 1 5C, player 1 5D, player 1 JS")
+    _lay(table, "crib 5H, crib 5D")
+    return table.snapshot()
+
+
 SCENES = {
     "start": start,
     "skunk-threat": skunk_threat,
     "pegging": pegging,
     "muggins": muggins,
     "win": win,
+    "learn": learn,
+    "coach": coach,
 }

@@ -11,6 +11,7 @@ from crib_pi.devices.screen_layout import ScreenLayout
 from crib_pi.devices.screen_panels import (
     draw_event,
     draw_flags,
+    draw_learn,
     draw_play,
     draw_prompt,
     draw_scores,
@@ -27,7 +28,9 @@ def draw(
 ) -> None:
     """Fill ``surface`` (any size) with the board state."""
     width, height = surface.get_size()
-    layout = ScreenLayout.for_size(width, height, flag_lines=len(snapshot.flags[-2:]))
+    layout = ScreenLayout.for_size(
+        width, height, flag_lines=len(snapshot.flags[-2:]), learn=bool(snapshot.learn)
+    )
     surface.fill(st.BACKGROUND)
     draw_scores(surface, layout.scores, snapshot, layout.unit)
     draw_board(surface, layout.board, snapshot)
@@ -35,6 +38,7 @@ def draw(
     draw_play(surface, layout.play, snapshot, layout.unit)
     draw_event(surface, layout.event, snapshot, layout.unit)
     draw_flags(surface, layout.flags, snapshot, layout.unit)
+    draw_learn(surface, layout.learn, snapshot, layout.unit)
     draw_prompt(surface, layout.prompt, snapshot, hints, layout.unit)
 
 

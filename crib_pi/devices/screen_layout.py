@@ -1,8 +1,9 @@
 """Where each part of the screen goes, for any window size.
 
 Landscape (the 7-inch 800x480 display) stacks scores, board, then the play and scoring
-panels side by side; portrait (Touch Display 2, 720x1280) stacks everything. Pure geometry,
-so the split is the same whatever draws it.
+panels side by side; portrait (Touch Display 2, 720x1280) stacks everything. In learn mode
+the board shares its space with the learn panel: beside it in landscape, below it in portrait.
+Pure geometry, so the split is the same whatever draws it.
 """
 
 from __future__ import annotations
@@ -54,14 +55,18 @@ class ScreenLayout:
     flags: Box
     prompt: Box
     unit: int
+    learn: Box = Box(0, 0, 0, 0)
 
     @property
     def portrait(self) -> bool:
         return self.size[1] > self.size[0]
 
     @classmethod
-    def for_size(cls, width: int, height: int, flag_lines: int = 0) -> ScreenLayout:
-        """Lay out a ``width`` x ``height`` screen; ``flag_lines`` warnings get a band each."""
+    def for_size(
+        cls, width: int, height: int, flag_lines: int = 0, *, learn: bool = False
+    ) -> ScreenLayout:
+        """Lay out a ``width`` x ``height`` screen; ``flag_lines`` warnings get a band each;
+        ``learn`` makes room for learn mode's panel."""
         unit = max(4, min(width, height) // 60)
         m = unit * 2
         inner = Box(m, m, width - 2 * m, height - 2 * m)
@@ -86,4 +91,13 @@ class ScreenLayout:
         scores, board, play, event, flags, prompt = boxes
         if not portrait:
             play, event = event.split_x(0.42, gap=unit * 2)
-        return cls((width, height), scores, board, play, event, flags, prompt, unit)
+        taught = Box(0, 0, 0, 0)
+        if learn and portrait:
+            top = int(board.h * 0.4)
+            board, taught = (
+                Box(board.x, board.y, board.w, top),
+                Box(board.x, board.y + top + unit, board.w, board.h - top - unit),
+            )
+        elif learn:
+            board, taught = board.split_x(0.4, gap=unit * 2)
+        return cls((width, height), scores, board, play, event, flags, prompt, unit, taught)

@@ -12,6 +12,7 @@ from crib_pi.devices import screen_style as st
 from crib_pi.devices.screen_layout import Box
 from crib_pi.devices.screens import Hint
 from crib_pi.devices.snapshot_view import dealer_side, leader, skunk_threatened, winning_side
+from crib_pi.i18n import _
 from crib_pi.snapshot import BoardSnapshot
 
 PHASE_TITLES = {
@@ -238,6 +239,36 @@ def draw_flags(surface: pygame.Surface, box: Box, snapshot: BoardSnapshot, unit:
             "midleft",
             max_w=band.w - unit * 8,
         )
+
+
+def draw_learn(surface: pygame.Surface, box: Box, snapshot: BoardSnapshot, unit: int) -> None:
+    """Learn mode's words, most important first: as many lines as fit, at the largest size
+    (down to a floor) that fits them all."""
+    if not snapshot.learn or box.h <= 0:
+        return
+    st.panel(surface, box, st.PANEL, st.GOLD)
+    pad = unit * 2
+    label = max(13, box.h // 14)
+    st.text(surface, _("LEARN"), label, st.GOLD, (box.x + pad, box.y + pad // 2))
+    top = box.y + pad // 2 + label + unit // 2
+    room = box.bottom - unit - top
+    width = box.w - 2 * pad
+    size = max(12, box.h // 9)
+    while True:
+        wrapped = [st.wrap(line, size, width) for line in snapshot.learn]
+        height = sum(len(w) for w in wrapped) * size + unit // 2 * (len(wrapped) - 1)
+        if height <= room or size <= 12:
+            break
+        size -= 1
+    y = top
+    for n, lines in enumerate(wrapped):
+        colour = st.AMBER if snapshot.learn[n].startswith(_("Careful")) else st.TEXT
+        for line in lines:
+            if y + size > box.bottom - unit // 2:
+                return
+            st.text(surface, line, size, colour if n else st.GOLD, (box.x + pad, y), max_w=width)
+            y += size
+        y += unit // 2
 
 
 def draw_prompt(

@@ -48,6 +48,16 @@ INDEX_TOP_LEFT = (0.02, 0.02, 0.2, 0.3)  # where a standard index sits, in face 
 INDEX_BOTTOM_RIGHT = (0.8, 0.7, 0.98, 0.98)
 
 
+@dataclass(frozen=True)
+class OpenHand:
+    """Not an action: learn mode's open-hand practice, filmed. The player lays ``cards`` face
+    up in their zone, then ``discard`` face up on the crib spot, then gathers them all up."""
+
+    player: int
+    cards: tuple[Card, ...]
+    discard: tuple[Card, ...]
+
+
 @dataclass
 class Placed:
     card: Card
@@ -262,7 +272,7 @@ def spot_in(mat: Mat, zone: str, index: int, rng: np.random.Generator) -> Placed
 
 def film(
     options: GameOptions,
-    script: Sequence[Action],
+    script: Sequence[Action | OpenHand],
     faces: Faces,
     out: Path,
     *,
@@ -282,6 +292,17 @@ def film(
     laid_in_row = [0] * options.players
     for i, action in enumerate(script):
         nxt = script[i + 1] if i + 1 < len(script) else None
+        if isinstance(action, OpenHand):
+            for k, card in enumerate(action.cards):
+                spot = row_spot(mat, action.player, k, rng)
+                f.lay(Placed(card, spot.centre, spot.angle))
+            for k, card in enumerate(action.discard):
+                f.on_mat = [p for p in f.on_mat if p.card != card]  # picked up from the row
+                spot = spot_in(mat, "crib", k, rng)
+                f.lay(Placed(card, spot.centre, spot.angle))
+            f.shoot()
+            f.clear()
+            continue
         if isinstance(action, Play):
             spot = row_spot(mat, action.player, laid_in_row[action.player], rng)
             laid_in_row[action.player] += 1

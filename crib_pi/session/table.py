@@ -21,6 +21,12 @@ play - Go says go for the player to play (or the player whose Go it is), Undo ta
 last action; muggins claims - Go adds a point, Undo takes one off, Confirm pegs the claim,
 then an opponent's Go calls muggins and Confirm lets it go; after the crib - clear the mat
 and Confirm starts the next deal.
+
+Learn mode (``learn``, turned on by the config or a hold of Confirm) adds words to the board:
+what comes next, the rule behind every score and a caution before a costly card. Before the
+starter is cut, a learner may lay their whole hand face up in their zone (open-hand practice):
+the coach ranks the discards, and the cards then laid face up on the crib spot are the discard
+chosen; the comparison is kept in the record as a ``practice`` line that replay skips.
 """
 
 from __future__ import annotations
@@ -46,7 +52,10 @@ from crib_pi.actions import (
 from crib_pi.cards import Card, cards_text
 from crib_pi.errors import CribError
 from crib_pi.game import Game, Record
-from crib_pi.records import format_line, parse_line, replay_lines
+from crib_pi.i18n import _
+from crib_pi.learn.guided import Guide
+from crib_pi.learn.mode import LearnMode, verdict_line
+from crib_pi.records import Note, format_line, parse_line, replay_lines
 from crib_pi.session.tracker import CardLaid, CardUnsure, MatCleared, Tracker, TrackEvent
 from crib_pi.snapshot import BoardSnapshot
 from crib_pi.store import GameLog
@@ -136,6 +145,8 @@ class TableSession:
     crib_interrupted: bool = False
     #: Cards read and set aside with a notice (nothing to choose), counted for whoever watches.
     notices: int = 0
+    #: Learn mode's words and open-hand practice; None while learn mode is off.
+    learn: LearnMode | None = None
 
     def __post_init__(self) -> None:
         if self.log.memory:  # resuming: the log holds the game so far
@@ -143,6 +154,57 @@ class TableSession:
         else:
             self.game = Game(self.options)
             self.log.start(self.options)
+
+    # -- learn mode --------------------------------------------------------------------
+
+    def set_learn(self, on: bool, guided: int = 0) -> None:
+        """Learn mode on or off; ``guided`` (1-3) walks the players through a guided hand,
+        which is for two players with player 0 dealing and muggins off."""
+        if not on:
+            self.learn = None
+            return
+        guide = Guide(guided) if guided else None
+        o = self.options
+        if guide is not None and (o.players, o.dealer, o.muggins) != (2, 0, False):
+            raise CribError(
+                f"guided hand {guided} is for 2 players, player 0 dealing, muggins off; "
+                f"this table has {o.players} players, dealer {o.dealer}, "
+                f"muggins {'on' if o.muggins else 'off'}"
+            )
+        self.learn = LearnMode(self.options.players, guide)
+
+    def toggle_learn(self) -> None:
+        """A hold of Confirm: learn mode on (without a guided hand) or off."""
+        self.set_learn(self.learn is None)
+        self.message = _("learn mode on") if self.learn else _("learn mode off")
+
+    def _practice(self, card: Card, zone: str) -> bool:
+        """In learn mode before the starter: a card face up in a zone is open-hand practice.
+        True when it was taken as practice."""
+        learn = self.learn
+        if learn is None or self.game.phase != "deal":
+            return False
+        if zone.startswith("player"):
+            self.message = learn.lay(self.game, int(zone.split()[1]), card)
+            return True
+        if zone != "crib" or card not in learn.practice_cards():
+            return False
+        done = learn.discard(card)
+        if done is None:
+            self.message = _("practice: {card} laid away").format(card=card)
+            return True
+        self.log.append(Note("practice", done.note()))
+        assert done.verdict is not None
+        self.message = verdict_line(done.verdict)
+        for c in done.cards:
+            self.tracker.ignore(c)  # read afresh when laid in the play
+        return True
+
+    def _end_practice(self) -> None:
+        if self.learn is not None:
+            for c in self.learn.practice_cards():
+                self.tracker.ignore(c)
+            self.learn.new_deal()
 
     # -- surviving a restart -----------------------------------------------------------
 
@@ -170,6 +232,9 @@ class TableSession:
             "crib_cards": [str(c) for c in self.crib_cards],
             "crib_unclear": [str(c) for c in self.crib_unclear],
             "crib_interrupted": self.crib_interrupted,
+            "learn": None
+            if self.learn is None
+            else {"guided": self.learn.guide.number if self.learn.guide else 0},
         }
 
     def restore(self, state: dict[str, Any]) -> bool:
@@ -198,6 +263,9 @@ class TableSession:
         self.crib_cards = [Card.parse(c) for c in state["crib_cards"]]
         self.crib_unclear = tuple(Card.parse(c) for c in state.get("crib_unclear", []))
         self.crib_interrupted = bool(state.get("crib_interrupted", False))
+        learn = state.get("learn")
+        if isinstance(learn, dict):
+            self.set_learn(True, int(learn.get("guided", 0)))
         if self.question is not None and not self.question.actions:  # saved by older code
             self.message, self.question = self.question.text, None
         return True
@@ -271,6 +339,9 @@ class TableSession:
             self.tracker.ignore_everything()
             self.waiting_for_next_deal = False
             self._forget_crib()
+            if self.learn is not None:
+                self.learn.new_deal()
+                self.learn.next_deal()
             self.message = "new deal: turn the starter on its spot"
         elif press.button == "confirm":
             self._crib_interrupted()  # the crib is not settled: no next deal yet
@@ -293,7 +364,8 @@ class TableSession:
             prompt = f"the crib so far: {have}; lay or type its missing card"
         flags = snap.flags + ((self.log.problem,) if self.log.problem else ())
         text = self.message or snap.last_text
-        return dataclasses.replace(snap, prompt=prompt, flags=flags, last_text=text)
+        learn = self.learn.lines(self.game) if self.learn is not None else ()
+        return dataclasses.replace(snap, prompt=prompt, flags=flags, last_text=text, learn=learn)
 
     # -- the rules of the table --------------------------------------------------------
 
@@ -306,6 +378,10 @@ class TableSession:
             return None
         self.log.append(action, finished=self.game.winner is not None)
         self.message = record.text
+        if self.learn is not None:
+            self.learn.scored([record])
+        if isinstance(action, Cut):
+            self._end_practice()
         self.muggins_open = record.missed is not None
         if before in ("show", "claim") and self.game.phase == "deal":
             self.waiting_for_next_deal = True  # the crib is counted: clear the mat
@@ -322,6 +398,8 @@ class TableSession:
             record = g.apply(show)
             self.log.append(show, finished=g.winner is not None)
             self.message = record.text
+            if self.learn is not None:
+                self.learn.scored([record], more=True)
         if g.phase == "claim":
             self.claim = 0
         if g.crib_next and not self.muggins_open:
@@ -343,6 +421,8 @@ class TableSession:
             self._doubt(card, zone, f"{card} read in {zone}, but it is {_place_text(where)}.")
             return
         player = int(zone.split()[1]) if zone.startswith("player") else None
+        if zone != "starter" and self._practice(card, zone):
+            return
         if g.phase == "cut_for_deal":
             if player is not None and player not in self.cut_cards:
                 self.cut_cards[player] = card

@@ -1,0 +1,266 @@
+"""Learn mode at the table: what comes next, the rule behind each score, a caution in time.
+
+The table session keeps one ``LearnMode`` while learn mode is on and asks it for the screen's
+learn panel after every change. It also runs open-hand practice: before the starter is cut a
+player lays all their cards face up in their zone, the coach ranks every discard, and the
+cards then laid face up on the crib spot are the discard chosen, compared with the best. A
+guided hand (``crib_pi.learn.guided``) replaces the step words with the script's.
+
+Pure: it reads the game and returns words; the table decides what is laid, logged and shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from crib_pi.cards import Card, cards_text, deck
+from crib_pi.coach import HAND_SIZE, DiscardChoice, DiscardVerdict, compare_discard, rank_discards
+from crib_pi.errors import IllegalActionError
+from crib_pi.game import Game, Record
+from crib_pi.i18n import N_, _
+from crib_pi.learn.guided import Guide
+from crib_pi.learn.risks import risks, unseen_cards, warning
+from crib_pi.learn.rules import explain, step_of, step_text
+
+RANK_WORDS = tuple(
+    N_(w) for w in "ace two three four five six seven eight nine ten jack queen king".split()
+)
+BEST_SHOWN = 3
+"""How many of the coach's discards the screen lists in practice."""
+
+
+@dataclass
+class Practice:
+    """One player's open hand: the cards laid face up, the coach's ranking, the discard."""
+
+    player: int
+    dealer: bool
+    players: int
+    cards: list[Card] = field(default_factory=list)
+    discard: list[Card] = field(default_factory=list)
+    choices: tuple[DiscardChoice, ...] = ()
+    verdict: DiscardVerdict | None = None
+
+    @property
+    def complete(self) -> bool:
+        return len(self.cards) == HAND_SIZE[self.players]
+
+    def note(self) -> dict[str, Any]:
+        """The practice as kept in the record (a ``practice`` line, which replay skips)."""
+        assert self.verdict is not None
+        return {
+            "player": self.player,
+            "dealer": self.dealer,
+            "hand": [str(c) for c in self.cards],
+            "top": [c.as_json() for c in self.choices[:BEST_SHOWN]],
+            **self.verdict.as_json(),
+        }
+
+
+def choice_line(n: int, choice: DiscardChoice) -> str:
+    """``1. 7C 9H: hand 16.65 (14-29), crib 4.26, net +20.91`` for the coach's list."""
+    return _("{n}. {away}: hand {hand:.2f} ({low}-{high}), crib {crib:.2f}, net {net:+.2f}").format(
+        n=n,
+        away=cards_text(choice.discard),
+        hand=choice.hand,
+        low=choice.hand_min,
+        high=choice.hand_max,
+        crib=choice.crib,
+        net=choice.net,
+    )
+
+
+def verdict_line(verdict: DiscardVerdict) -> str:
+    """How the discard chosen compares with the coach's best, in points a deal."""
+    away = cards_text(verdict.chosen.discard)
+    if verdict.is_best:
+        return _("{away} is the best of {n} discards ({net:+.2f} a deal).").format(
+            away=away, n=verdict.choices, net=verdict.chosen.net
+        )
+    return _("{away} is number {place} of {n}: {lost:.2f} points a deal below {best}.").format(
+        away=away,
+        place=verdict.place,
+        n=verdict.choices,
+        lost=verdict.lost,
+        best=cards_text(verdict.best.discard),
+    )
+
+
+@dataclass
+class LearnMode:
+    """What the learn panel says, built from the game and the practice under way."""
+
+    players: int
+    guide: Guide | None = None
+    explained: list[str] = field(default_factory=list)
+    practice: dict[int, Practice] = field(default_factory=dict)
+    #: Hands known from practice (the four kept), for cautions in the play.
+    kept: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+
+    # -- scores ------------------------------------------------------------------------
+
+    def scored(self, records: list[Record], *, more: bool = False) -> None:
+        """The rule behind each score of ``records`` (added to the last ones with ``more``)."""
+        lines = [explain(e) for r in records for e in r.events]
+        self.explained = [*self.explained, *lines] if more else lines
+
+    # -- open-hand practice ------------------------------------------------------------
+
+    def lay(self, game: Game, player: int, card: Card) -> str:
+        """A card laid face up in ``player``'s zone before the starter: part of the practice."""
+        dealer = game.dealer == player
+        hand = self.practice.setdefault(player, Practice(player, dealer, self.players))
+        size = HAND_SIZE[self.players]
+        if hand.verdict is not None or hand.complete:
+            return _(
+                "player {player}: all {size} cards are down; lay your discard face up on "
+                "the crib spot"
+            ).format(player=player, size=size)
+        if card not in hand.cards:
+            hand.cards.append(card)
+        if not hand.complete:
+            return _("practice: player {player} has {n} of {size} cards face up").format(
+                player=player, n=len(hand.cards), size=size
+            )
+        hand.choices = rank_discards(hand.cards, players=self.players, dealer=dealer)
+        if size == 6:
+            return _("practice: lay the two cards you choose face up on the crib spot")
+        return _("practice: lay the card you choose face up on the crib spot")
+
+    def discard(self, card: Card) -> Practice | None:
+        """A card laid face up on the crib spot before the starter: the practice's discard.
+
+        Returns the practice when its discard is complete (its verdict made), else None; a
+        card that is not in a complete practice hand raises ``IllegalActionError``.
+        """
+        owner = next((p for p in self.practice.values() if p.complete and card in p.cards), None)
+        if owner is None:
+            raise IllegalActionError(f"{card} is not in a practice hand laid face up")
+        if card not in owner.discard and owner.verdict is None:
+            owner.discard.append(card)
+        if len(owner.discard) < len(owner.cards) - 4 or owner.verdict is not None:
+            return None
+        owner.verdict = compare_discard(owner.choices, owner.discard)
+        self.kept[owner.player] = owner.verdict.chosen.keep
+        return owner
+
+    def practice_cards(self) -> list[Card]:
+        return [c for p in self.practice.values() for c in p.cards]
+
+    def new_deal(self) -> None:
+        """The starter is cut (or the deal starts again): practice is over for this deal."""
+        self.practice = {}
+
+    def next_deal(self) -> None:
+        self.kept = {}
+
+    # -- the panel ---------------------------------------------------------------------
+
+    def lines(self, game: Game) -> tuple[str, ...]:
+        """The learn panel, most important first: guide or step, practice, scores, caution."""
+        out: list[str] = []
+        coaching = any(p.complete for p in self.practice.values())
+        if self.guide is not None:
+            out += self.guide.lines(game)
+        elif not coaching:
+            step = step_of(game)
+            out.append(step_text(step, self.players, game.dealer))
+            if step in ("deal", "discard"):
+                out.append(step_text("discard", self.players, game.dealer))
+                size = HAND_SIZE[self.players]
+                out.append(
+                    _(
+                        "Practice: lay all {size} cards face up in your zone to see the best "
+                        "discards."
+                    ).format(size=size)
+                )
+        for hand in self.practice.values():
+            out += self._practice_lines(hand)
+        out += self.explained
+        said = self.caution(game)
+        if said:
+            out.append(said)
+        return tuple(out)
+
+    def _practice_lines(self, hand: Practice) -> list[str]:
+        if not hand.complete:
+            return []
+        if hand.dealer:
+            head = _("Coach for player {player} (dealer), best discards of {n}:")
+        else:
+            head = _("Coach for player {player} (not dealing), best discards of {n}:")
+        out = [head.format(player=hand.player, n=len(hand.choices))]
+        out += [choice_line(n, c) for n, c in enumerate(hand.choices[:BEST_SHOWN], start=1)]
+        if hand.verdict is not None:
+            out.append(verdict_line(hand.verdict))
+        return out
+
+    # -- cautions ----------------------------------------------------------------------
+
+    def caution(self, game: Game) -> str | None:
+        """Before the next card of the play: what would hand the next player points."""
+        player = game.turn
+        if game.phase != "play" or player is None:
+            return None
+        pile = game.pile
+        played = [c for p in range(self.players) for c in game.played(p)]
+        known = [*played, *([game.starter] if game.starter else [])]
+        hand = self.kept.get(player)
+        if hand is not None:
+            left = [c for c in hand if c not in played]
+            playable = [c for c in left if game.count + c.value <= 31]
+            for card in sorted(playable, key=lambda c: -_weight(pile, c, [*left, *known])):
+                said = warning(pile, card, playable, [c for c in known if c not in pile])
+                if said:
+                    return _("Careful: {said}").format(said=said)
+            return None
+        return general_caution(pile, known)
+
+
+def _weight(pile: tuple[Card, ...], card: Card, seen: list[Card]) -> float:
+    out = unseen_cards([*pile, *seen])
+    return sum(r.weight for r in risks(pile, card, out))
+
+
+def general_caution(pile: tuple[Card, ...], known: list[Card]) -> str | None:
+    """With the hand unknown: the ranks that would let any ten-card make fifteen or
+    thirty-one, and a pair laid on the last card that invites a pair royal."""
+    count = sum(c.value for c in pile)
+    leaves: dict[tuple[int, int], list[str]] = {}
+    pairs: list[str] = []
+    for rank in range(1, 14):
+        card = next((c for c in deck() if c.rank == rank and c not in known), None)
+        if card is None or count + card.value > 31:
+            continue
+        for risk in risks(pile, card, unseen_cards([*known, card])):
+            word = _(RANK_WORDS[rank - 1])
+            if risk.kind in ("fifteen", "thirty_one") and len(risk.ranks) == 4:
+                total = 15 if risk.kind == "fifteen" else 31
+                leaves.setdefault((count + card.value, total), []).append(word)
+            elif risk.kind == "pair_royal":
+                pairs.append(word)
+    said = [
+        _("{ranks} leaves {left}: any ten-card makes {total}").format(
+            ranks=_or(words), left=left, total=total
+        )
+        for (left, total), words in leaves.items()
+    ]
+    said += [
+        _("another {rank} pairs for two but invites a pair royal for six").format(rank=word)
+        for word in pairs
+    ]
+    if not said:
+        return None
+    return _("Careful: {said}.").format(said="; ".join(said))
+
+
+def _or(words: list[str]) -> str:
+    said = (
+        words[0]
+        if len(words) == 1
+        else _("{some} or {last}").format(some=", ".join(words[:-1]), last=words[-1])
+    )
+    return (
+        _("an {ranks}").format(ranks=said) if said[0] in "ae" else _("a {ranks}").format(ranks=said)
+    )
