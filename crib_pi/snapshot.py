@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from crib_pi.cards import Card
+from crib_pi.i18n import _
 
 PHASES = ("cut_for_deal", "deal", "play", "show", "claim", "over")
 
@@ -29,6 +30,13 @@ class ScoreEvent:
     text: str
     cards: tuple[Card, ...] = ()
     phase: str = ""
+
+    def said(self) -> str:
+        """``text`` in the current language (``text`` itself stays the English name)."""
+        name, pegged, _rest = self.text.partition(" (pegged ")
+        if pegged:
+            return _("{name} (pegged {points} to win)").format(name=_(name), points=self.points)
+        return _(self.text) if self.text else self.reason
 
     def to_json(self) -> dict[str, object]:
         return {
