@@ -222,7 +222,9 @@ def demo(args: argparse.Namespace, devices: Any) -> int:
         log = GameLog(store)
     table = TableSession(options, log, Tracker(stable=3))
     progress = _Progress(devices, windowed, table)
-    announcer = Announcer(devices.config.voice.language)  # the demo speaks when it is watched
+    announcer = Announcer(
+        devices.config.voice.spoken_language()
+    )  # the demo speaks when it is watched
     if windowed:
         devices.show(table.snapshot())  # the board at once, while the table is filmed
     print("crib-pi: no camera found: playing the built-in demo game (two players, to 61)")

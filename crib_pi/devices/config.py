@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from crib_pi.devices.errors import DeviceConfigError
+from crib_pi.i18n import current_language
 
 BACKENDS = ("pi", "desktop", "mock")
 LED_DRIVERS = ("auto", "ws281x", "pi5neo", "none")
@@ -126,13 +127,17 @@ class CameraConfig:
 
 @dataclass(frozen=True, slots=True)
 class VoiceConfig:
-    """The spoken counts: on or off, ``volume`` 0 to 1, ``language`` ``en`` or ``fr``, ``speed``
-    in words a minute (espeak-ng's ``-s``)."""
+    """The spoken counts: on or off, ``volume`` 0 to 1, ``language`` ``en`` or ``fr`` (""
+    speaks the table's language), ``speed`` in words a minute (espeak-ng's ``-s``)."""
 
     enabled: bool = True
     volume: float = 0.7
-    language: str = "en"
+    language: str = ""
     speed: int = 160
+
+    def spoken_language(self) -> str:
+        """The language said aloud: the voice's own, else the table's (config, --lang, LANG)."""
+        return self.language or current_language()
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,7 +313,7 @@ def _check(config: DeviceConfig) -> None:
     v = config.voice
     if not 0.0 <= v.volume <= 1.0:
         raise DeviceConfigError(f"devices.voice.volume = {v.volume} must be 0 to 1")
-    if v.language not in VOICE_LANGUAGES:
+    if v.language and v.language not in VOICE_LANGUAGES:
         raise DeviceConfigError(
             f"devices.voice.language {v.language!r} is not one of {VOICE_LANGUAGES}"
         )
