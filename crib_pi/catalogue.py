@@ -100,9 +100,9 @@ def compile_entries(entries: list[Entry]) -> bytes:
         if e.msgid == "":
             pairs[b""] = e.strings.get(0, "").encode()
         elif e.translated:
-            key = e.msgid if e.plural is None else f"{e.msgid}\0{e.plural}"
+            msgid = e.msgid if e.plural is None else f"{e.msgid}\0{e.plural}"
             forms = [e.strings[i] for i in sorted(e.strings)]
-            pairs[key.encode()] = "\0".join(forms).encode()
+            pairs[msgid.encode()] = "\0".join(forms).encode()
     keys = sorted(pairs)
     header = 7 * 4
     ids_at = header

@@ -14,6 +14,14 @@ from crib_pi.i18n import _
 PHASES = ("cut_for_deal", "deal", "play", "show", "claim", "over")
 
 
+def said(text: str, points: int) -> str:
+    """An event's English ``text`` in the current language, its pegged-to-win note too."""
+    name, pegged, _rest = text.partition(" (pegged ")
+    if pegged:
+        return _("{name} (pegged {points} to win)").format(name=_(name), points=points)
+    return _(text)
+
+
 @dataclass(frozen=True, slots=True)
 class ScoreEvent:
     """Points pegged for one reason: ``reason`` is a fixed word, ``text`` says it aloud.
@@ -33,10 +41,7 @@ class ScoreEvent:
 
     def said(self) -> str:
         """``text`` in the current language (``text`` itself stays the English name)."""
-        name, pegged, _rest = self.text.partition(" (pegged ")
-        if pegged:
-            return _("{name} (pegged {points} to win)").format(name=_(name), points=self.points)
-        return _(self.text) if self.text else self.reason
+        return said(self.text, self.points) if self.text else self.reason
 
     def to_json(self) -> dict[str, object]:
         return {

@@ -11,6 +11,7 @@ from typing import Any
 from crib_pi.cli import clip
 from crib_pi.errors import CribError
 from crib_pi.history import PlayerStats, add_stats, history_rows
+from crib_pi.i18n import _
 from crib_pi.store import GameStore, default_db, open_store
 
 
@@ -45,7 +46,7 @@ def run_history(args: argparse.Namespace) -> int:
         print(json.dumps(rows, ensure_ascii=False))
         return 0
     if not rows:
-        print("no games yet")
+        print(_("no games yet"))
     for r in rows:
         scores = "-".join(map(str, r["scores"]))
         result = f"{r['winner']} won" if r["winner"] else "in progress"
@@ -56,14 +57,14 @@ def run_history(args: argparse.Namespace) -> int:
             f"{' v '.join(r['sides'])}  {scores}  {result}"
         )
     if rows:
-        print("(crib-pi export RECORD writes a record's games)")
+        print(_("(crib-pi export RECORD writes a record's games)"))
     return 0
 
 
 def run_stats(args: argparse.Namespace) -> int:
     store = _open(args)
     stats: dict[str, PlayerStats] = {}
-    for _, replay in store.iter_replays():
+    for _number, replay in store.iter_replays():
         add_stats(stats, replay)
     rows = [s.to_json() for s in stats.values()]
     if args.json:
@@ -83,7 +84,9 @@ def record_number(text: str) -> int:
     """``3`` or ``3.2`` (record 3, its game 2, as history used to show it) -> 3."""
     match = re.fullmatch(r"\s*([0-9]{1,19})(?:\.[0-9]{1,9})?\s*", text)
     if match is None:
-        raise CribError(f"RECORD {clip(text)!r} is not a record number from history, like 3")
+        raise CribError(
+            _("RECORD {text!r} is not a record number from history, like 3").format(text=clip(text))
+        )
     return int(match.group(1))
 
 
@@ -92,7 +95,7 @@ def run_export(args: argparse.Namespace) -> int:
     text = "\n".join(lines) + "\n"
     if args.out:
         if args.out.is_dir():
-            raise CribError(f"--out {args.out}: is a folder; give a file name")
+            raise CribError(_("--out {out}: is a folder; give a file name").format(out=args.out))
         args.out.write_text(text, encoding="utf-8")
     else:
         print(text, end="")

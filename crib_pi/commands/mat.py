@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from crib_pi.errors import CribError
+from crib_pi.i18n import _
 
 
 def add_parser(sub: Any) -> None:
@@ -36,9 +37,13 @@ def run(args: argparse.Namespace) -> int:
         args.out.write_bytes(pdf_bytes(mat))
     elif suffix in (".png", ".jpg", ".jpeg"):
         if not cv2.imwrite(str(args.out), image):
-            raise CribError(f"could not write {args.out}")
+            raise CribError(_("could not write {out}").format(out=args.out))
     else:
-        raise CribError(f"--out {args.out}: the mat is written as .pdf or .png")
+        raise CribError(_("--out {out}: the mat is written as .pdf or .png").format(out=args.out))
     if not args.json:
-        print(f"wrote {args.out} ({args.players} players, A3 {WIDTH_MM} x {HEIGHT_MM} mm)")
+        print(
+            _("wrote {out} ({players} players, A3 {WIDTH_MM} x {HEIGHT_MM} mm)").format(
+                out=args.out, players=args.players, WIDTH_MM=WIDTH_MM, HEIGHT_MM=HEIGHT_MM
+            )
+        )
     return 0
