@@ -687,7 +687,7 @@ def _crib(s: _State, a: Crib) -> Record:
     _need_phase(s, N_("show the crib"), "show")
     if s.show_order[0] != CRIB:
         raise IllegalActionError(
-            _("player {show_order} shows before the crib").format(show_order=s.show_order[0])
+            _("player {player} shows before the crib").format(player=s.show_order[0])
         )
     if len(a.cards) != 4:
         raise IllegalActionError(_("the crib has 4 cards, not {count}").format(count=len(a.cards)))

@@ -100,7 +100,9 @@ def run(args: argparse.Namespace) -> int:
         done = subprocess.run(cmd, capture_output=True, text=True)
         if done.returncode not in (0, 9):  # 9: useradd, the user exists already
             raise CribError(
-                _("{join} failed: {strip}").format(join=shlex.join(cmd), strip=done.stderr.strip())
+                _("{command} failed: {error}").format(
+                    command=shlex.join(cmd), error=done.stderr.strip()
+                )
             )
     print(_("installed {unit}; crib-pi.service is enabled and started").format(unit=args.unit))
     return 0

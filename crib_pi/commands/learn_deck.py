@@ -57,8 +57,8 @@ def run(args: argparse.Namespace) -> int:
         )
     if len(expected) != len(args.images):
         raise DeckProfileError(
-            _("{count} photos but {count2} --expect lists; give one per photo").format(
-                count=len(args.images), count2=len(expected)
+            _("{count} photos but {lists} --expect lists; give one per photo").format(
+                count=len(args.images), lists=len(expected)
             )
         )
     if args.profile.suffix.lower() != ".npz":  # never write a profile over a photo

@@ -42,8 +42,8 @@ def run(args: argparse.Namespace) -> int:
         raise CribError(_("--out {out}: the mat is written as .pdf or .png").format(out=args.out))
     if not args.json:
         print(
-            _("wrote {out} ({players} players, A3 {WIDTH_MM} x {HEIGHT_MM} mm)").format(
-                out=args.out, players=args.players, WIDTH_MM=WIDTH_MM, HEIGHT_MM=HEIGHT_MM
+            _("wrote {out} ({players} players, A3 {width} x {height} mm)").format(
+                out=args.out, players=args.players, width=WIDTH_MM, height=HEIGHT_MM
             )
         )
     return 0

@@ -568,7 +568,7 @@ class TableSession:
                 self.tracker.ignore(c)
         self.waiting_for_next_deal = False
         self.muggins_open = False
-        self.message = _("undone: {_describe}").format(_describe=_describe(last))
+        self.message = _("undone: {what}").format(what=_describe(last))
 
     def _claim_button(self, press: Press) -> None:
         if press.button == "go":
