@@ -240,17 +240,14 @@ class Announcer:
         result = record.result
         assert result is not None
         o = table.options
-        if o.players == 4:
-            who = _("side {side}").format(side=result.winner)
-        else:
-            who = (
-                o.names[result.winner]
-                if o.names
-                else _("player {player}").format(player=result.winner)
-            )
         scores = sorted(result.scores, reverse=True)
         said = _(" to ").join(said_number(s) for s in scores)
-        text = _("{who} wins, {scores}").format(who=who, scores=said)
+        if o.players == 4:
+            text = _("side {side} wins, {scores}").format(side=result.winner, scores=said)
+        elif o.names:
+            text = _("{who} wins, {scores}").format(who=o.names[result.winner], scores=said)
+        else:
+            text = _("player {player} wins, {scores}").format(player=result.winner, scores=said)
         skunk = {
             "skunk": N_("a skunk"),
             "double": N_("a double skunk"),
