@@ -12,8 +12,9 @@ from pathlib import Path
 from setuptools import setup
 from setuptools.command.build_py import build_py
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "crib_pi"))
-from catalogue import compile_all  # (crib_pi itself needs numpy, not there yet)
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE / "crib_pi"))
+from catalogue import compile_all  # noqa: E402  (crib_pi itself needs numpy, not there yet)
 
 
 class BuildWithCatalogues(build_py):
@@ -21,11 +22,14 @@ class BuildWithCatalogues(build_py):
 
     def run(self) -> None:
         super().run()
-        source = Path(__file__).resolve().parent / "crib_pi" / "locale"
-        if self.editable_mode:
-            compile_all(source)
-        else:
-            compile_all(source, Path(self.build_lib) / "crib_pi" / "locale")
+        self.compile_catalogues()
+
+    def compile_catalogues(self) -> list[Path]:
+        source = HERE / "crib_pi" / "locale"
+        if getattr(self, "editable_mode", False):
+            return compile_all(source)
+        return compile_all(source, Path(self.build_lib) / "crib_pi" / "locale")
 
 
-setup(cmdclass={"build_py": BuildWithCatalogues})
+if __name__ == "__main__":  # setuptools runs this file as __main__
+    setup(cmdclass={"build_py": BuildWithCatalogues})

@@ -140,14 +140,16 @@ def extract(package: Path = LOCALE.parent) -> dict[str, Message]:
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
                 continue
-            texts = [a.value for a in node.args if isinstance(a, ast.Constant)]
-            if not all(isinstance(t, str) for t in texts):
-                continue
+            texts = [
+                a.value
+                for a in node.args
+                if isinstance(a, ast.Constant) and isinstance(a.value, str)
+            ]
             where = f"{path.relative_to(package.parent)}:{node.lineno}"
             if node.func.id in ("_", "N_") and len(node.args) == 1 and len(texts) == 1:
-                found.setdefault(str(texts[0]), Message(str(texts[0]), None, where))
+                found.setdefault(texts[0], Message(texts[0], None, where))
             elif node.func.id == "ngettext" and len(texts) >= 2:
-                found.setdefault(str(texts[0]), Message(str(texts[0]), str(texts[1]), where))
+                found.setdefault(texts[0], Message(texts[0], texts[1], where))
     return found
 
 

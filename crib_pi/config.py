@@ -175,7 +175,9 @@ def from_mapping(data: Mapping[str, Any], path: Path | None = None) -> AppConfig
     if dealer == "cut":
         dealer = None
     elif not isinstance(dealer, int) or isinstance(dealer, bool):
-        raise ConfigError(f'game.dealer = {dealer!r} is not "cut" or a player number')
+        raise ConfigError(
+            _('game.dealer = {dealer!r} is not "cut" or a player number').format(dealer=dealer)
+        )
     names = players.get("names", [])
     if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
         raise ConfigError(_("players.names = {names!r} is not a list of names").format(names=names))

@@ -308,10 +308,12 @@ def score_hands(
     s = np.asarray(starters)
     if h.ndim != 2 or h.shape[1] != 4 or s.shape != (h.shape[0],):
         raise IllegalActionError(
-            f"score_hands wants hands N x 4 and starters N, got {h.shape} and {s.shape}"
+            _("score_hands wants hands N x 4 and starters N, got {hands} and {starters}").format(
+                hands=h.shape, starters=s.shape
+            )
         )
     if h.size and (h.min() < 0 or h.max() > 51 or s.min() < 0 or s.max() > 51):
-        raise IllegalActionError("score_hands: card indexes must be 0..51")
+        raise IllegalActionError(_("score_hands: card indexes must be 0..51"))
     packed = np.take(_PACKED[0], h[:, 0])
     for pos in range(1, 4):
         packed += np.take(_PACKED[pos], h[:, pos])

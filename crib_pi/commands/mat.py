@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(mat.to_json()))
     if args.out is None:
         if not args.json:
-            raise CribError("say where to write the mat with --out mat.pdf, or use --json")
+            raise CribError(_("say where to write the mat with --out mat.pdf, or use --json"))
         return 0
     image = mat.render()
     suffix = args.out.suffix.lower()

@@ -166,7 +166,7 @@ def draw_play(surface: pygame.Surface, box: Box, snapshot: BoardSnapshot, unit: 
         sy = box.y + (box.h - card_h) // 2 + label // 3
         st.text(
             surface,
-            "starter",
+            _("starter"),
             max(10, label * 3 // 4),
             st.DIM,
             (sx + card_w // 2, sy - 2),
