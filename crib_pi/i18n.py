@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gettext
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from io import BytesIO
@@ -27,6 +28,12 @@ SOURCE = "en"
 _current: gettext.NullTranslations = gettext.NullTranslations()
 _language = SOURCE
 _loaded: dict[str, gettext.NullTranslations] = {}
+_lent = threading.local()  # in_language's language, for this thread only
+
+
+def _active() -> tuple[gettext.NullTranslations, str]:
+    lent: tuple[gettext.NullTranslations, str] | None = getattr(_lent, "pair", None)
+    return lent if lent is not None else (_current, _language)
 
 
 class LanguageError(ValueError):
@@ -35,12 +42,12 @@ class LanguageError(ValueError):
 
 def _(message: str) -> str:
     """``message`` in the current language (English is the source language)."""
-    return _current.gettext(message)
+    return _active()[0].gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural of a message for ``n``, in the current language."""
-    return _current.ngettext(singular, plural, n)
+    return _active()[0].ngettext(singular, plural, n)
 
 
 def N_(message: str) -> str:
@@ -50,11 +57,11 @@ def N_(message: str) -> str:
 
 def number(n: int) -> str:
     """``n`` said as words in the current language: ``twenty-one`` / ``vingt et un``."""
-    return NUMBER_WORDS[_language](n)
+    return NUMBER_WORDS[_active()[1]](n)
 
 
 def current_language() -> str:
-    return _language
+    return _active()[1]
 
 
 def check_language(language: str, where: str = "language") -> str:
@@ -111,11 +118,10 @@ def use_language(language: str | None = None) -> str:
 
 @contextmanager
 def in_language(language: str) -> Iterator[None]:
-    """Speak ``language`` inside the block, then the one before again."""
-    global _current, _language
-    before = _current, _language
-    _current, _language = translations(language), check_language(language)
+    """Speak ``language`` inside the block, in this thread only, then as before."""
+    before = getattr(_lent, "pair", None)
+    _lent.pair = (translations(language), language)
     try:
         yield
     finally:
-        _current, _language = before
+        _lent.pair = before

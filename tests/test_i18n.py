@@ -10,6 +10,7 @@ import json
 import re
 import runpy
 import string
+import threading
 from io import BytesIO
 from pathlib import Path
 
@@ -176,6 +177,23 @@ def test_use_language_and_in_language() -> None:
     )
     with pytest.raises(i18n.LanguageError, match="language 'de' is not one of en, fr"):
         use_language("de")
+
+
+def test_a_language_lent_to_one_thread_is_not_seen_by_another() -> None:
+    """The voice's language (lent by ``in_language``) never leaks into the screen's thread."""
+    inside, seen = threading.Event(), []
+
+    def other() -> None:
+        inside.wait(5)
+        seen.append(_("the crib"))
+
+    worker = threading.Thread(target=other)
+    worker.start()
+    with in_language("fr"):
+        inside.set()
+        worker.join(5)
+        assert _("the crib") == "la crèche"
+    assert seen == ["the crib"] and _("the crib") == "the crib"
 
 
 @pytest.mark.parametrize(
