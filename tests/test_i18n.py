@@ -341,6 +341,8 @@ CHECKED = [
     "commands/board.py",
     "commands/mat.py",
     "commands/session.py",
+    "store.py",
+    "devices/config.py",
 ]
 
 
