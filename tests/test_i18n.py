@@ -297,6 +297,7 @@ FRENCH_COMMANDS = [
     ["board", "--pegs", "45:50"],
     ["board", "--scene", "nowhere"],
     ["discard", "5H", "5D", "5S", "JC", "5C", "4D", "--players", "5"],
+    ["discard", "5H", "5D", "6S", "JC", "9C", "4D"],
 ]
 
 
@@ -341,6 +342,8 @@ CHECKED = [
     "commands/board.py",
     "commands/mat.py",
     "commands/session.py",
+    "commands/history.py",
+    "commands/discard.py",
     "store.py",
     "devices/config.py",
 ]

@@ -44,7 +44,7 @@ def run_discard(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([c.as_json() for c in choices], ensure_ascii=False))
         return 0
-    who = "dealer" if args.dealer else "pone"
+    who = _("dealer") if args.dealer else _("pone")
     sign = "+" if args.dealer else "-"
     print(
         _("{held}: {players} players, {who} (net = hand {sign} crib)").format(
@@ -52,7 +52,10 @@ def run_discard(args: argparse.Namespace) -> int:
         )
     )
     width = max(3 * len(choices[0].discard) + 2, 8)
-    print(f"{'lay away':<{width}} {'keep':<15} {'hand':>6} {'min-max':>7} {'crib':>6} {'net':>7}")
+    away, keep, hand, spread, crib, net = (
+        _("lay away"), _("keep"), _("hand"), _("min-max"), _("crib"), _("net")
+    )  # fmt: skip
+    print(f"{away:<{width}} {keep:<15} {hand:>6} {spread:>7} {crib:>6} {net:>7}")
     for c in choices:
         span = f"{c.hand_min}-{c.hand_max}"
         print(

@@ -11,7 +11,7 @@ from typing import Any
 from crib_pi.cli import clip
 from crib_pi.errors import CribError
 from crib_pi.history import PlayerStats, add_stats, history_rows
-from crib_pi.i18n import _
+from crib_pi.i18n import N_, _
 from crib_pi.store import GameStore, default_db, open_store
 
 
@@ -31,7 +31,7 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(func=run_export)
 
 
-SKUNKS = {"skunk": "a skunk", "double": "a double skunk", "triple": "a triple skunk"}
+SKUNKS = {"skunk": N_("a skunk"), "double": N_("a double skunk"), "triple": N_("a triple skunk")}
 
 
 def _open(args: argparse.Namespace) -> GameStore:
@@ -49,12 +49,20 @@ def run_history(args: argparse.Namespace) -> int:
         print(_("no games yet"))
     for r in rows:
         scores = "-".join(map(str, r["scores"]))
-        result = f"{r['winner']} won" if r["winner"] else "in progress"
+        result = _("{winner} won").format(winner=r["winner"]) if r["winner"] else _("in progress")
         if r["skunk"] in SKUNKS:
-            result += f", {SKUNKS[r['skunk']]}"
+            result = _("{text}, {skunk}").format(text=result, skunk=_(SKUNKS[r["skunk"]]))
+        line = _("record {record:>3} game {game:<2} {date}  {sides}  {scores}  {result}")
+        sides = _(" v ").join(r["sides"])
         print(
-            f"record {r['record']:>3} game {r['game']:<2} {r['date']}  "
-            f"{' v '.join(r['sides'])}  {scores}  {result}"
+            line.format(
+                record=r["record"],
+                game=r["game"],
+                date=r["date"],
+                sides=sides,
+                scores=scores,
+                result=result,
+            )
         )
     if rows:
         print(_("(crib-pi export RECORD writes a record's games)"))
@@ -71,11 +79,23 @@ def run_stats(args: argparse.Namespace) -> int:
         print(json.dumps(rows, ensure_ascii=False))
         return 0
     for r in rows:
+        line = _(
+            "{name:<12} games {games:>3}  wins {wins:>3}  skunks {skunks}/{skunked}  "
+            "hand {hand}  crib {crib}  pegging {pegging}  best {best} ({cards})"
+        )
         print(
-            f"{r['name']:<12} games {r['games']:>3}  wins {r['wins']:>3}  "
-            f"skunks {r['skunks']}/{r['skunked']}  hand {r['average_hand']}  "
-            f"crib {r['average_crib']}  pegging {r['average_pegging']}  "
-            f"best {r['best_hand']} ({' '.join(r['best_hand_cards'])})"
+            line.format(
+                name=r["name"],
+                games=r["games"],
+                wins=r["wins"],
+                skunks=r["skunks"],
+                skunked=r["skunked"],
+                hand=r["average_hand"],
+                crib=r["average_crib"],
+                pegging=r["average_pegging"],
+                best=r["best_hand"],
+                cards=" ".join(r["best_hand_cards"]),
+            )
         )
     return 0
 
