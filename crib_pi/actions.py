@@ -13,6 +13,7 @@ from typing import Any
 
 from crib_pi.cards import Card, parse_cards
 from crib_pi.errors import CribError
+from crib_pi.i18n import _
 
 MATCH_POINTS = {"normal": 1, "skunk": 2, "double": 3, "triple": 4}
 
@@ -31,20 +32,36 @@ class GameOptions:
 
     def __post_init__(self) -> None:
         if self.players not in (2, 3, 4):
-            raise CribError(f"players must be 2, 3 or 4, not {self.players!r}")
+            raise CribError(
+                _("players must be 2, 3 or 4, not {players!r}").format(players=self.players)
+            )
         if self.target not in (61, 121):
-            raise CribError(f"target must be 61 or 121, not {self.target!r}")
+            raise CribError(
+                _("target must be 61 or 121, not {target!r}").format(target=self.target)
+            )
         if self.dealer is not None and (
             not isinstance(self.dealer, int) or not 0 <= self.dealer < self.players
         ):
-            raise CribError(f"dealer must be a player 0..{self.players - 1}, not {self.dealer!r}")
+            raise CribError(
+                _("dealer must be a player 0..{last}, not {dealer!r}").format(
+                    last=self.players - 1, dealer=self.dealer
+                )
+            )
         for name in ("muggins", "triple_skunk"):
             if not isinstance(getattr(self, name), bool):
-                raise CribError(f"{name} must be true or false, not {getattr(self, name)!r}")
+                raise CribError(
+                    _("{name} must be true or false, not {value!r}").format(
+                        name=name, value=getattr(self, name)
+                    )
+                )
         if self.names and (
             len(self.names) != self.players or not all(isinstance(n, str) for n in self.names)
         ):
-            raise CribError(f"names must give {self.players} player names, not {self.names!r}")
+            raise CribError(
+                _("names must give {players} player names, not {names!r}").format(
+                    players=self.players, names=self.names
+                )
+            )
 
     def name(self, player: int) -> str:
         """A player's name, or ``player N`` when none was given."""
@@ -88,24 +105,34 @@ class GameOptions:
     @classmethod
     def from_json(cls, data: Any) -> GameOptions:
         if not isinstance(data, dict):
-            raise CribError(f"'game' must be an object of options, not {data!r}")
+            raise CribError(
+                _("'game' must be an object of options, not {data!r}").format(data=data)
+            )
         known = {"players", "target", "dealer", "muggins", "triple_skunk", "match_points", "names"}
         unknown = sorted(set(data) - known)
         if unknown:
             raise CribError(
-                f"unknown game option {unknown[0]!r} (known: {', '.join(sorted(known))})"
+                _("unknown game option {unknown!r} (known: {known})").format(
+                    unknown=unknown[0], known=", ".join(sorted(known))
+                )
             )
         kwargs = {k: v for k, v in data.items() if k not in ("match_points", "names")}
         names = data.get("names", [])
         if not isinstance(names, list):
-            raise CribError(f"names must be a list of player names, not {names!r}")
+            raise CribError(
+                _("names must be a list of player names, not {names!r}").format(names=names)
+            )
         points = data.get("match_points", MATCH_POINTS)
         if (
             not isinstance(points, dict)
             or set(points) != set(MATCH_POINTS)
             or not all(isinstance(v, int) and v >= 0 for v in points.values())
         ):
-            raise CribError(f"match_points must give whole points for {', '.join(MATCH_POINTS)}")
+            raise CribError(
+                _("match_points must give whole points for {kinds}").format(
+                    kinds=", ".join(MATCH_POINTS)
+                )
+            )
         return cls(
             **kwargs, match_points=tuple((k, points[k]) for k in MATCH_POINTS), names=tuple(names)
         )
@@ -256,26 +283,38 @@ Action = (
 
 def _player(value: Any, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise CribError(f"{what}: player must be a number 0, 1, ..., not {value!r}")
+        raise CribError(
+            _("{what}: player must be a number 0, 1, ..., not {value!r}").format(
+                what=what, value=value
+            )
+        )
     return value
 
 
 def _cards(value: Any, what: str) -> tuple[Card, ...]:
     if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-        raise CribError(f'{what}: cards must be a list like ["5H", "10D"], not {value!r}')
+        raise CribError(
+            _('{what}: cards must be a list like ["5H", "10D"], not {value!r}').format(
+                what=what, value=value
+            )
+        )
     return parse_cards(value)
 
 
 def _pair(value: Any, what: str) -> tuple[Any, Any]:
     if not isinstance(value, list) or len(value) != 2:
-        raise CribError(f"{what} must be [player, ...], not {value!r}")
+        raise CribError(
+            _("{what} must be [player, ...], not {value!r}").format(what=what, value=value)
+        )
     return value[0], value[1]
 
 
 def action_from_json(line: Any) -> Action:
     """Read one record line (already decoded from JSON) into an action."""
     if not isinstance(line, dict) or len(line) != 1:
-        raise CribError(f"a record line is an object with one key, not {line!r}")
+        raise CribError(
+            _("a record line is an object with one key, not {line!r}").format(line=line)
+        )
     ((key, value),) = line.items()
     if key == "game":
         return NewGame(GameOptions.from_json(value))
@@ -285,7 +324,7 @@ def action_from_json(line: Any) -> Action:
         return ChooseDealer(_player(value, "dealer"))
     if key == "deal":
         if not isinstance(value, list) or not value:
-            raise CribError(f"deal must be a list of hands, not {value!r}")
+            raise CribError(_("deal must be a list of hands, not {value!r}").format(value=value))
         hands = tuple(_cards(hand, "deal") for hand in value)
         extra = None
         if len(hands) == 4 and len(hands[-1]) == 1:
@@ -297,12 +336,12 @@ def action_from_json(line: Any) -> Action:
         return Discard(_player(player, "discard"), _cards(cards, "discard"))
     if key == "cut":
         if not isinstance(value, str):
-            raise CribError(f'cut must be a card like "JS", not {value!r}')
+            raise CribError(_('cut must be a card like "JS", not {value!r}').format(value=value))
         return Cut(Card.parse(value))
     if key == "play":
         player, card = _pair(value, "play")
         if not isinstance(card, str):
-            raise CribError(f'play: the card must be like "5H", not {card!r}')
+            raise CribError(_('play: the card must be like "5H", not {card!r}').format(card=card))
         return Play(_player(player, "play"), Card.parse(card))
     if key == "go":
         return Go(_player(value, "go"))
@@ -314,12 +353,16 @@ def action_from_json(line: Any) -> Action:
     if key == "claim":
         player, points = _pair(value, "claim")
         if not isinstance(points, int) or isinstance(points, bool):
-            raise CribError(f"claim: points must be a whole number, not {points!r}")
+            raise CribError(
+                _("claim: points must be a whole number, not {points!r}").format(points=points)
+            )
         return Claim(_player(player, "claim"), points)
     if key == "muggins":
         return Muggins(_player(value, "muggins"))
     if key == "undo":
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise CribError(f"undo must be a count of actions, 1 or more, not {value!r}")
+            raise CribError(
+                _("undo must be a count of actions, 1 or more, not {value!r}").format(value=value)
+            )
         return Undo(value)
-    raise CribError(f"unknown record line {key!r}")
+    raise CribError(_("unknown record line {key!r}").format(key=key))

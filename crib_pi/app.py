@@ -59,7 +59,7 @@ class Assistant:
     announcer: Announcer = field(init=False)
 
     def __post_init__(self) -> None:
-        self.announcer = Announcer(self.devices.config.voice.language)
+        self.announcer = Announcer(self.devices.config.voice.spoken_language())
         self.announcer.after(self.table)  # a resumed game is not said again
 
     def _camera_loop(self) -> None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from crib_pi.errors import CardNotationError, DuplicateCardError
+from crib_pi.i18n import _
 
 SUITS = "CDHS"
 RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -37,27 +38,41 @@ class Card:
 
     def __post_init__(self) -> None:
         if not isinstance(self.rank, int) or not 1 <= self.rank <= 13:
-            raise CardNotationError(f"card rank {self.rank!r} is not 1 (ace) to 13 (king)")
+            raise CardNotationError(
+                _("card rank {rank!r} is not 1 (ace) to 13 (king)").format(rank=self.rank)
+            )
         if self.suit not in SUITS or len(self.suit) != 1:
-            raise CardNotationError(f"card suit {self.suit!r} is not one of C, D, H, S")
+            raise CardNotationError(
+                _("card suit {suit!r} is not one of C, D, H, S").format(suit=self.suit)
+            )
 
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read ``5H``, ``10H``, ``TH``, ``th``, ``10♥``; raise naming the input otherwise."""
         if not isinstance(text, str):
-            raise CardNotationError(f"card {text!r} is not text like '5H' or '10♥'")
+            raise CardNotationError(
+                _("card {text!r} is not text like '5H' or '10♥'").format(text=text)
+            )
         # Phones type suit symbols with a variation selector (U+FE0F, emoji style): drop it.
         cleaned = text.strip().replace("\ufe0f", "").replace("\ufe0e", "")
         if len(cleaned) < 2:
-            raise CardNotationError(f"card {text!r} is not a rank and a suit like '5H' or '10♥'")
+            raise CardNotationError(
+                _("card {text!r} is not a rank and a suit like '5H' or '10♥'").format(text=text)
+            )
         rank_text, suit_text = cleaned[:-1].strip().upper(), cleaned[-1]
         suit = SUIT_SYMBOLS.get(suit_text, suit_text.upper())
         if suit not in SUITS:
-            raise CardNotationError(f"card {text!r}: suit {suit_text!r} is not C, D, H, S or ♣♦♥♠")
+            raise CardNotationError(
+                _("card {text!r}: suit {suit_text!r} is not C, D, H, S or ♣♦♥♠").format(
+                    text=text, suit_text=suit_text
+                )
+            )
         rank = _RANK_ALIASES.get(rank_text)
         if rank is None:
             raise CardNotationError(
-                f"card {text!r}: rank {rank_text!r} is not A, 2-10 (or T), J, Q or K"
+                _("card {text!r}: rank {rank_text!r} is not A, 2-10 (or T), J, Q or K").format(
+                    text=text, rank_text=rank_text
+                )
             )
         return cls(rank, suit)
 
@@ -65,7 +80,7 @@ class Card:
     def from_index(cls, index: int) -> Card:
         """The card numbered ``index`` (0..51, suit-major)."""
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < 52:
-            raise CardNotationError(f"card index {index!r} is not 0..51")
+            raise CardNotationError(_("card index {index!r} is not 0..51").format(index=index))
         return cls(index % 13 + 1, SUITS[index // 13])
 
     @property
@@ -111,7 +126,11 @@ def parse_cards(texts: Iterable[str | Card], *, unique: bool = True) -> tuple[Ca
         seen: set[Card] = set()
         for card in cards:
             if card in seen:
-                raise DuplicateCardError(f"{card} appears twice in {' '.join(map(str, cards))}")
+                raise DuplicateCardError(
+                    _("{card} appears twice in {join}").format(
+                        card=card, join=" ".join(map(str, cards))
+                    )
+                )
             seen.add(card)
     return cards
 

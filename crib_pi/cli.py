@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from crib_pi.errors import CribError
+from crib_pi.i18n import LANGUAGES, _, use_language
 
 COMMAND_MODULES = (
     "crib_pi.commands.score",
@@ -56,12 +57,40 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {clip(message)}\n")
 
 
+def _language(text: str) -> str:
+    if text not in LANGUAGES:
+        raise argparse.ArgumentTypeError(
+            _("--lang {lang!r} is not one of {known}").format(
+                lang=clip(text, 40), known=", ".join(LANGUAGES)
+            )
+        )
+    return text
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="crib-pi", description="Keeps score at a real cribbage table.")
+    lang_help = "the language of the words shown and said (default: the config's, else LANG)"
+    parser.add_argument("--lang", type=_language, metavar="en|fr", help=lang_help)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).add_parser(sub)
+    for command in sub.choices.values():  # after the command too: crib-pi score ... --lang fr
+        command.add_argument(
+            "--lang", type=_language, metavar="en|fr", default=argparse.SUPPRESS, help=lang_help
+        )
     return parser
+
+
+def choose_language(args: argparse.Namespace) -> str:
+    """``--lang``, else the config's ``language``, else ``LANGUAGE``/``LC_*``/``LANG``; a
+    ``--json`` output stays in English, language-free, whatever is chosen."""
+    if getattr(args, "json", False):
+        return use_language("en")
+    if args.lang:
+        return use_language(args.lang)
+    from crib_pi.config import configured_language
+
+    return use_language(configured_language(getattr(args, "config", None)))
 
 
 def parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
@@ -81,6 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse(parser, argv)
     name = f"crib-pi {args.command}"
     try:
+        choose_language(args)
         return int(args.func(args))
     except BrokenPipeError:
         # The reader went away (``crib-pi replay ... | head``): not an error of ours.
@@ -97,18 +127,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except RecursionError:
-        print(f"{name}: the input is nested too deeply to read", file=sys.stderr)
+        print(f"{name}: {_('the input is nested too deeply to read')}", file=sys.stderr)
         return 2
     except MemoryError:
-        print(f"{name}: not enough memory for this input", file=sys.stderr)
+        print(f"{name}: {_('not enough memory for this input')}", file=sys.stderr)
         return 2
     except Exception as exc:  # a bug: one line, not a traceback (CRIB_PI_DEBUG=1 shows it)
         if os.environ.get("CRIB_PI_DEBUG"):
             raise
+        bug = _(
+            "internal error {kind}: {error} (a bug: please report it with the command; "
+            "CRIB_PI_DEBUG=1 shows where)"
+        )
         print(
-            f"{name}: internal error {type(exc).__name__}: {clip(str(exc))} (a bug: please "
-            "report it with the command; CRIB_PI_DEBUG=1 shows where)",
-            file=sys.stderr,
+            f"{name}: " + bug.format(kind=type(exc).__name__, error=clip(str(exc))), file=sys.stderr
         )
         return 3
 

@@ -4,6 +4,8 @@ TOML, read from ``CRIB_PI_CONFIG``, else ``/etc/crib-pi/config.toml``, else the 
 ``~/.config/crib-pi/config.toml``; with none of them the defaults are used. Every key is
 checked before anything starts: an unknown key or a bad value is refused with its name.
 
+    language = "fr"        # words shown and said: "en", "fr"; "" (default) follows LANG
+
     [game]
     players = 2            # 2, 3 or 4 (4: partnerships, players 0 & 2 against 1 & 3)
     target = 121           # 121 or 61
@@ -41,6 +43,7 @@ from typing import Any
 from crib_pi.actions import GameOptions
 from crib_pi.devices.config import DeviceConfig
 from crib_pi.errors import CribError
+from crib_pi.i18n import LANGUAGES, _
 
 SYSTEM_PATH = Path("/etc/crib-pi/config.toml")
 
@@ -80,25 +83,48 @@ class AppConfig:
     db: str = ""
     devices: DeviceConfig = field(default_factory=DeviceConfig)
     path: Path | None = None
+    language: str = ""
 
     def describe(self) -> str:
         g, s = self.game, self.session
-        dealer = "cut for deal" if g.dealer is None else f"player {g.dealer}"
-        names = ", ".join(g.names) if g.names else "(player numbers)"
+        on, off = _("on"), _("off")
+        dealer = (
+            _("cut for deal") if g.dealer is None else _("player {player}").format(player=g.dealer)
+        )
+        names = ", ".join(g.names) if g.names else _("(player numbers)")
         leds = self.devices.leds
         buttons = self.devices.buttons.buttons
         pins = ", ".join(f"{b.name} GPIO{b.pin}" for b in buttons if b.pin is not None)
         lines = [
-            f"config file: {self.path or 'none (defaults)'}",
-            f"game: {g.players} players to {g.target}, muggins {'on' if g.muggins else 'off'}, "
-            f"triple skunk {'on' if g.triple_skunk else 'off'}, dealer: {dealer}",
-            f"players: {names}",
-            f"session: {s.fps:g} fps, a card counts after {s.stable} frames, "
-            f"deck profile: {s.deck or 'none'}, learn mode {'on' if s.learn else 'off'}"
-            + (f", guided hand {s.guided}" if s.guided else ""),
-            f"database: {self.db or 'the state folder'}",
-            f"devices: backend {self.devices.backend or 'chosen at start'}, buttons {pins}, "
-            f"LEDs {leds.driver} on GPIO{leds.pin}, limit {leds.max_amps:g} A",
+            _("config file: {path}").format(path=self.path or _("none (defaults)")),
+            _("language: {language}").format(language=self.language or _("LANG's")),
+            _(
+                "game: {players} players to {target}, muggins {muggins}, triple skunk {triple}, "
+                "dealer: {dealer}"
+            ).format(
+                players=g.players,
+                target=g.target,
+                muggins=on if g.muggins else off,
+                triple=on if g.triple_skunk else off,
+                dealer=dealer,
+            ),
+            _("players: {names}").format(names=names),
+            _(
+                "session: {fps:g} fps, a card counts after {stable} frames, deck profile: {deck}"
+            ).format(fps=s.fps, stable=s.stable, deck=s.deck or _("none"))
+            + (_(", learn mode on") if s.learn else "")
+            + (_(", guided hand {n}").format(n=s.guided) if s.guided else ""),
+            _("database: {db}").format(db=self.db or _("the state folder")),
+            _(
+                "devices: backend {backend}, buttons {pins}, LEDs {driver} on GPIO{pin}, "
+                "limit {amps:g} A"
+            ).format(
+                backend=self.devices.backend or _("chosen at start"),
+                pins=pins,
+                driver=leds.driver,
+                pin=leds.pin,
+                amps=leds.max_amps,
+            ),
         ]
         return "\n".join(lines)
 
@@ -107,27 +133,44 @@ def _only(table: Mapping[str, Any], allowed: set[str], where: str) -> None:
     for key in table:
         if key not in allowed:
             known = ", ".join(sorted(allowed))
-            raise ConfigError(f"unknown setting {where}{key} (known: {known})")
+            raise ConfigError(
+                _("unknown setting {where}{key} (known: {known})").format(
+                    where=where, key=key, known=known
+                )
+            )
 
 
 def _table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     value = data.get(key, {})
     if not isinstance(value, Mapping):
-        raise ConfigError(f"[{key}] must be a table")
+        raise ConfigError(_("[{key}] must be a table").format(key=key))
     return value
 
 
 def _typed(table: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
     value = table[key]
     if isinstance(value, bool) and kind is not bool:
-        raise ConfigError(f"{where}.{key} = {value!r} is not a number")
+        raise ConfigError(
+            _("{where}.{key} = {value!r} is not a number").format(where=where, key=key, value=value)
+        )
     if not isinstance(value, kind):
-        raise ConfigError(f"{where}.{key} = {value!r} has the wrong type")
+        raise ConfigError(
+            _("{where}.{key} = {value!r} has the wrong type").format(
+                where=where, key=key, value=value
+            )
+        )
     return value
 
 
 def from_mapping(data: Mapping[str, Any], path: Path | None = None) -> AppConfig:
-    _only(data, {"game", "players", "session", "store", "devices"}, "")
+    _only(data, {"language", "game", "players", "session", "store", "devices"}, "")
+    language = data.get("language", "")
+    if not isinstance(language, str) or (language and language not in LANGUAGES):
+        raise ConfigError(
+            _('language = {language!r} is not one of {known} (or "" for LANG\'s)').format(
+                language=language, known=", ".join(LANGUAGES)
+            )
+        )
     game = _table(data, "game")
     _only(game, {"players", "target", "muggins", "triple_skunk", "dealer"}, "game.")
     players = _table(data, "players")
@@ -140,10 +183,12 @@ def from_mapping(data: Mapping[str, Any], path: Path | None = None) -> AppConfig
     if dealer == "cut":
         dealer = None
     elif not isinstance(dealer, int) or isinstance(dealer, bool):
-        raise ConfigError(f'game.dealer = {dealer!r} is not "cut" or a player number')
+        raise ConfigError(
+            _('game.dealer = {dealer!r} is not "cut" or a player number').format(dealer=dealer)
+        )
     names = players.get("names", [])
     if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
-        raise ConfigError(f"players.names = {names!r} is not a list of names")
+        raise ConfigError(_("players.names = {names!r} is not a list of names").format(names=names))
     try:
         options = GameOptions(
             players=game.get("players", 2),
@@ -154,22 +199,30 @@ def from_mapping(data: Mapping[str, Any], path: Path | None = None) -> AppConfig
             names=tuple(names),
         )
     except CribError as exc:
-        raise ConfigError(f"[game] / [players]: {exc}") from None
+        raise ConfigError(_("[game] / [players]: {exc}").format(exc=exc)) from None
     fps = float(_typed(session, "fps", (int, float), "session")) if "fps" in session else 10.0
     stable = int(_typed(session, "stable", int, "session")) if "stable" in session else 3
     if not 0 < fps <= 60:
-        raise ConfigError(f"session.fps = {fps:g}: give more than 0 and at most 60 frames a second")
+        raise ConfigError(
+            _("session.fps = {fps:g}: give more than 0 and at most 60 frames a second").format(
+                fps=fps
+            )
+        )
     if not 1 <= stable <= 30:
-        raise ConfigError(f"session.stable = {stable} is not 1 to 30")
+        raise ConfigError(_("session.stable = {stable} is not 1 to 30").format(stable=stable))
     deck = str(_typed(session, "deck", str, "session")) if "deck" in session else ""
     learn = bool(_typed(session, "learn", bool, "session")) if "learn" in session else False
     guided = int(_typed(session, "guided", int, "session")) if "guided" in session else 0
     if guided not in (0, 1, 2, 3):
-        raise ConfigError(f"session.guided = {guided} is not 0 (none) or a guided hand 1, 2, 3")
+        raise ConfigError(
+            _("session.guided = {n} is not 0 (none) or a guided hand 1, 2, 3").format(n=guided)
+        )
     if guided and (options.players, options.dealer, options.muggins) != (2, 0, False):
         raise ConfigError(
-            f"session.guided = {guided}: a guided hand is for game.players = 2, "
-            "game.dealer = 0 and game.muggins = false"
+            _(
+                "session.guided = {n}: a guided hand is for game.players = 2, "
+                "game.dealer = 0 and game.muggins = false"
+            ).format(n=guided)
         )
     db = str(_typed(store, "db", str, "store")) if "db" in store else ""
     try:
@@ -177,7 +230,16 @@ def from_mapping(data: Mapping[str, Any], path: Path | None = None) -> AppConfig
     except CribError as exc:
         raise ConfigError(str(exc)) from None
     session_config = SessionConfig(fps, stable, deck, learn or bool(guided), guided)
-    return AppConfig(options, session_config, db, devices, path)
+    return AppConfig(options, session_config, db, devices, path, language)
+
+
+def configured_language(path: Path | None = None) -> str:
+    """The config's ``language`` ("" when unset); a config that cannot be read gives "" here
+    (the command that needs the config says what is wrong with it)."""
+    try:
+        return load(path).language
+    except (ConfigError, OSError):
+        return ""
 
 
 def load(path: Path | None = None) -> AppConfig:
@@ -189,13 +251,21 @@ def load(path: Path | None = None) -> AppConfig:
         with chosen.open("rb") as handle:
             data = tomllib.load(handle)
     except FileNotFoundError:
-        raise ConfigError(f"{chosen}: no such configuration file") from None
+        raise ConfigError(_("{chosen}: no such configuration file").format(chosen=chosen)) from None
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{chosen}: not valid TOML ({exc})") from None
+        raise ConfigError(
+            _("{chosen}: not valid TOML ({exc})").format(chosen=chosen, exc=exc)
+        ) from None
     except UnicodeDecodeError as exc:
-        raise ConfigError(f"{chosen}: not UTF-8 text (byte {exc.start}), so not TOML") from None
+        raise ConfigError(
+            _("{chosen}: not UTF-8 text (byte {start}), so not TOML").format(
+                chosen=chosen, start=exc.start
+            )
+        ) from None
     except RecursionError:
-        raise ConfigError(f"{chosen}: nested too deeply to be a configuration") from None
+        raise ConfigError(
+            _("{chosen}: nested too deeply to be a configuration").format(chosen=chosen)
+        ) from None
     except OSError as exc:
         raise ConfigError(f"{chosen}: {exc.strerror}") from None
     try:

@@ -6,6 +6,8 @@ wants to say "no" can catch ``ValueError``.
 
 from __future__ import annotations
 
+from crib_pi.i18n import _
+
 
 class CribError(ValueError):
     """Base of every error crib-pi raises for bad input."""
@@ -27,6 +29,6 @@ class RecordError(CribError):
     """A game-record line that cannot be read or applied; names the line number."""
 
     def __init__(self, line: int, message: str) -> None:
-        super().__init__(f"line {line}: {message}")
+        super().__init__(_("line {line}: {message}").format(line=line, message=message))
         self.line = line
         self.reason = message

@@ -43,8 +43,9 @@ from crib_pi.actions import (
 )
 from crib_pi.cards import Card, cards_text
 from crib_pi.errors import CribError, DuplicateCardError, IllegalActionError
+from crib_pi.i18n import N_, _
 from crib_pi.pegging import Pegging
-from crib_pi.scoring import Score, ScoreItem, number_word, score_hand
+from crib_pi.scoring import Score, ScoreItem, score_hand
 from crib_pi.snapshot import BoardSnapshot, ScoreEvent, SideSnapshot
 
 CRIB = -1  # the show order's marker for the crib
@@ -209,7 +210,9 @@ class Game:
         if isinstance(action, Undo):
             if action.count > len(self._history):
                 raise IllegalActionError(
-                    f"cannot undo {action.count} actions: only {len(self._history)} to undo"
+                    _("cannot undo {count} actions: only {have} to undo").format(
+                        count=action.count, have=len(self._history)
+                    )
                 )
             return
         _apply(copy.deepcopy(self._state), action)
@@ -238,10 +241,12 @@ class Game:
         """Take back the last ``count`` actions; returns their records, newest first."""
         if not 1 <= count <= len(self._history):
             raise IllegalActionError(
-                f"cannot undo {count} actions: only {len(self._history)} to undo"
+                _("cannot undo {count} actions: only {have} to undo").format(
+                    count=count, have=len(self._history)
+                )
             )
         undone = []
-        for _ in range(count):
+        for _undone in range(count):
             self._state, record = self._history.pop()
             undone.append(record)
         return undone
@@ -311,12 +316,14 @@ def _new_state(options: GameOptions) -> _State:
 
 def _apply(s: _State, action: Action) -> Record:
     if isinstance(action, NewGame):
-        raise IllegalActionError("a 'game' line may only start a record")
+        raise IllegalActionError(_("a 'game' line may only start a record"))
     if s.missed is not None and not isinstance(action, Muggins):
         s.missed = None  # muggins may be called only straight after the short claim
     if s.phase == "over" and not isinstance(action, Deal | Discard | Cut):
         raise IllegalActionError(
-            f"the game is over (side {s.winner} won); deal or cut to start the next game"
+            _("the game is over (side {winner} won); deal or cut to start the next game").format(
+                winner=s.winner
+            )
         )
     handlers = {
         CutForDeal: _cut_for_deal,
@@ -337,13 +344,17 @@ def _apply(s: _State, action: Action) -> Record:
 
 def _need_phase(s: _State, action: str, *phases: str) -> None:
     if s.phase not in phases:
-        raise IllegalActionError(f"cannot {action} now: {_prompt(s)}")
+        raise IllegalActionError(
+            _("cannot {action} now: {prompt}").format(action=_(action), prompt=_prompt(s))
+        )
 
 
 def _check_player(s: _State, player: int) -> None:
     if not 0 <= player < s.options.players:
         raise IllegalActionError(
-            f"there is no player {player} in a {s.options.players}-player game"
+            _("there is no player {player} in a {players}-player game").format(
+                player=player, players=s.options.players
+            )
         )
 
 
@@ -362,6 +373,7 @@ def _peg(s: _State, player: int, item: ScoreItem, phase: str, events: list[Score
     s.backs[side] = s.scores[side]
     s.scores[side] += points
     text = item.name if points == item.points else f"{item.name} (pegged {points} to win)"
+    # (the event's text stays the English name, language-free: ScoreEvent.said() translates)
     events.append(ScoreEvent(player, side, points, item.reason, text, item.cards, phase))
     if s.scores[side] >= s.options.target:
         _finish(s, side)
@@ -400,30 +412,41 @@ def _skunk(s: _State) -> str:
 
 
 def _cut_for_deal(s: _State, a: CutForDeal) -> Record:
-    _need_phase(s, "cut for deal", "cut_for_deal")
+    _need_phase(s, N_("cut for deal"), "cut_for_deal")
     n = s.options.players
     if len(a.cards) != n:
         raise IllegalActionError(
-            f"cut for deal needs {n} cards, one per player, not {len(a.cards)}"
+            _("cut for deal needs {n} cards, one per player, not {count}").format(
+                n=n, count=len(a.cards)
+            )
         )
     if len(set(a.cards)) != n:
-        raise DuplicateCardError(f"cut for deal: a card appears twice in {cards_text(a.cards)}")
+        raise DuplicateCardError(
+            _("cut for deal: a card appears twice in {cards}").format(cards=cards_text(a.cards))
+        )
     low = min(c.rank for c in a.cards)
     lowest = [p for p, c in enumerate(a.cards) if c.rank == low]
     if len(lowest) > 1:
-        who = " and ".join(f"player {p}" for p in lowest)
-        return _record(s, a, [], f"{who} tie for lowest: they cut again")
+        who = _(" and ").join(_("player {p}").format(p=p) for p in lowest)
+        return _record(s, a, [], _("{who} tie for lowest: they cut again").format(who=who))
     s.dealer = lowest[0]
     s.phase = "deal"
-    return _record(s, a, [], f"player {s.dealer} cuts lowest ({a.cards[s.dealer]}) and deals")
+    return _record(
+        s,
+        a,
+        [],
+        _("player {dealer} cuts lowest ({cards}) and deals").format(
+            dealer=s.dealer, cards=a.cards[s.dealer]
+        ),
+    )
 
 
 def _choose_dealer(s: _State, a: ChooseDealer) -> Record:
-    _need_phase(s, "choose the dealer", "cut_for_deal")
+    _need_phase(s, N_("choose the dealer"), "cut_for_deal")
     _check_player(s, a.player)
     s.dealer = a.player
     s.phase = "deal"
-    return _record(s, a, [], f"player {a.player} deals (chosen by hand)")
+    return _record(s, a, [], _("player {player} deals (chosen by hand)").format(player=a.player))
 
 
 def _known_cards(s: _State) -> set[Card]:
@@ -476,56 +499,73 @@ def _reset_deal(s: _State) -> None:
 
 def _deal(s: _State, a: Deal) -> Record:
     _start_deal_if_over(s)
-    _need_phase(s, "deal", "deal")
+    _need_phase(s, N_("deal"), "deal")
     o = s.options
     if s.dealt is not None or s.discards:
-        raise IllegalActionError("this deal's hands are already known; cut the starter next")
+        raise IllegalActionError(_("this deal's hands are already known; cut the starter next"))
     if len(a.hands) != o.players:
-        raise IllegalActionError(f"deal: {o.players} hands expected, not {len(a.hands)}")
+        raise IllegalActionError(
+            _("deal: {players} hands expected, not {count}").format(
+                players=o.players, count=len(a.hands)
+            )
+        )
     for p, hand in enumerate(a.hands):
         if len(hand) != o.dealt:
             raise IllegalActionError(
-                f"deal: player {p} has {len(hand)} cards; each player gets {o.dealt}"
+                _("deal: player {p} has {count} cards; each player gets {dealt}").format(
+                    p=p, count=len(hand), dealt=o.dealt
+                )
             )
     if a.extra is not None and o.players != 3:
-        raise IllegalActionError("deal: only a 3-player deal has a card for the crib")
+        raise IllegalActionError(_("deal: only a 3-player deal has a card for the crib"))
     every = [c for hand in a.hands for c in hand] + ([a.extra] if a.extra else [])
     if len(set(every)) != len(every):
         dup = next(c for c in every if every.count(c) > 1)
-        raise DuplicateCardError(f"deal: {dup} is dealt twice")
+        raise DuplicateCardError(_("deal: {dup} is dealt twice").format(dup=dup))
     s.dealt = list(a.hands)
     s.extra = a.extra
-    return _record(s, a, [], f"player {s.dealer} deals")
+    return _record(s, a, [], _("player {dealer} deals").format(dealer=s.dealer))
 
 
 def _discard(s: _State, a: Discard) -> Record:
     _start_deal_if_over(s)
-    _need_phase(s, "discard", "deal")
+    _need_phase(s, N_("discard"), "deal")
     o = s.options
     _check_player(s, a.player)
     if a.player in s.discards:
-        raise IllegalActionError(f"player {a.player} has already discarded")
+        raise IllegalActionError(_("player {player} has already discarded").format(player=a.player))
     if len(a.cards) != o.discards:
         raise IllegalActionError(
-            f"player {a.player} must lay {o.discards} card(s) away to the crib, not {len(a.cards)}"
+            _("player {player} must lay {discards} card(s) away to the crib, not {count}").format(
+                player=a.player, discards=o.discards, count=len(a.cards)
+            )
         )
     if s.dealt is not None:
         for card in a.cards:
             if card not in s.dealt[a.player]:
-                raise IllegalActionError(f"player {a.player} was not dealt {card}")
+                raise IllegalActionError(
+                    _("player {player} was not dealt {card}").format(player=a.player, card=card)
+                )
     else:
         for card in a.cards:
             if card in _known_cards(s):
-                raise DuplicateCardError(f"{card} is already in the crib")
+                raise DuplicateCardError(_("{card} is already in the crib").format(card=card))
     s.discards[a.player] = a.cards
-    return _record(s, a, [], f"player {a.player} lays away {cards_text(a.cards)}")
+    return _record(
+        s,
+        a,
+        [],
+        _("player {player} lays away {cards}").format(player=a.player, cards=cards_text(a.cards)),
+    )
 
 
 def _cut(s: _State, a: Cut) -> Record:
     _start_deal_if_over(s)
-    _need_phase(s, "cut the starter", "deal")
+    _need_phase(s, N_("cut the starter"), "deal")
     if a.card in _known_cards(s):
-        raise DuplicateCardError(f"the starter {a.card} is already in a hand or the crib")
+        raise DuplicateCardError(
+            _("the starter {card} is already in a hand or the crib").format(card=a.card)
+        )
     assert s.dealer is not None
     s.starter = a.card
     s.phase = "play"
@@ -534,10 +574,16 @@ def _cut(s: _State, a: Cut) -> Record:
         s.options.players, (s.dealer + 1) % s.options.players, hands, [HAND] * len(hands)
     )
     events: list[ScoreEvent] = []
-    text = f"the starter is {a.card}"
+    text = _("the starter is {card}").format(card=a.card)
     if a.card.is_jack:
-        _peg(s, s.dealer, ScoreItem("his_heels", 2, (a.card,), "two for his heels"), "cut", events)
-        text += ": two for his heels"
+        _peg(
+            s,
+            s.dealer,
+            ScoreItem("his_heels", 2, (a.card,), N_("two for his heels")),
+            "cut",
+            events,
+        )
+        text = _("the starter is {card}: two for his heels").format(card=a.card)
     return _record(s, a, events, text, result=_result_if_won(s))
 
 
@@ -546,10 +592,10 @@ def _result_if_won(s: _State) -> GameResult | None:
 
 
 def _play(s: _State, a: Play) -> Record:
-    _need_phase(s, "play a card", "play")
+    _need_phase(s, N_("play a card"), "play")
     assert s.peg is not None
     if a.card == s.starter:
-        raise DuplicateCardError(f"{a.card} is the starter")
+        raise DuplicateCardError(_("{card} is the starter").format(card=a.card))
     s.peg.check_turn(a.player)
     s.peg.check_unplayed(a.card)
     _check_dealt(s, a.player, (a.card,))
@@ -557,7 +603,7 @@ def _play(s: _State, a: Play) -> Record:
 
 
 def _go(s: _State, a: Go) -> Record:
-    _need_phase(s, "say go", "play")
+    _need_phase(s, N_("say go"), "play")
     assert s.peg is not None
     return _peg_play(s, a, s.peg.go(a.player))
 
@@ -567,9 +613,11 @@ def _check_dealt(s: _State, player: int, cards: tuple[Card, ...]) -> None:
     laid = {c for away in s.discards.values() for c in away} | ({s.extra} if s.extra else set())
     for card in cards:
         if s.dealt is not None and 0 <= player < len(s.dealt) and card not in s.dealt[player]:
-            raise IllegalActionError(f"player {player} was not dealt {card}")
+            raise IllegalActionError(
+                _("player {player} was not dealt {card}").format(player=player, card=card)
+            )
         if card in laid:
-            raise DuplicateCardError(f"{card} was laid away to the crib")
+            raise DuplicateCardError(_("{card} was laid away to the crib").format(card=card))
 
 
 def _peg_play(s: _State, a: Action, awards: list[tuple[int, ScoreItem]]) -> Record:
@@ -592,20 +640,24 @@ def _end_play(s: _State) -> None:
 
 
 def _show(s: _State, a: Show) -> Record:
-    _need_phase(s, "show a hand", "show")
+    _need_phase(s, N_("show a hand"), "show")
     _check_player(s, a.player)
     expected = s.show_order[0]
     if expected == CRIB:
-        raise IllegalActionError("every hand has been counted: the crib is next")
+        raise IllegalActionError(_("every hand has been counted: the crib is next"))
     if a.player != expected:
-        raise IllegalActionError(f"player {expected} shows next (left of the dealer first)")
+        raise IllegalActionError(
+            _("player {expected} shows next (left of the dealer first)").format(expected=expected)
+        )
     if len(a.cards) != 4:
-        raise IllegalActionError(f"a hand has 4 cards, not {len(a.cards)}")
+        raise IllegalActionError(_("a hand has 4 cards, not {count}").format(count=len(a.cards)))
     _check_not_elsewhere(s, a.cards, owner=a.player)
     kept = _kept(s, a.player)
     if kept is not None and set(a.cards) != set(kept):
         raise IllegalActionError(
-            f"player {a.player} holds {cards_text(kept)}, not {cards_text(a.cards)}"
+            _("player {player} holds {kept}, not {cards}").format(
+                player=a.player, kept=cards_text(kept), cards=cards_text(a.cards)
+            )
         )
     assert s.peg is not None
     problems = s.peg.problems_at_show(a.player, a.cards)
@@ -617,32 +669,42 @@ def _show(s: _State, a: Show) -> Record:
 
 def _check_not_elsewhere(s: _State, cards: tuple[Card, ...], owner: int | None) -> None:
     if s.starter in cards:
-        raise DuplicateCardError(f"{s.starter} is the starter")
+        raise DuplicateCardError(_("{starter} is the starter").format(starter=s.starter))
     assert s.peg is not None
     for p in range(s.options.players):
         if p == owner:
             continue
         for card in cards:
             if card in s.peg.played[p] or card in s.shown.get(p, ()):
-                raise DuplicateCardError(f"{card} belongs to player {p}'s hand")
+                raise DuplicateCardError(
+                    _("{card} belongs to player {p}'s hand").format(card=card, p=p)
+                )
     if owner is not None:
         _check_dealt(s, owner, cards)
 
 
 def _crib(s: _State, a: Crib) -> Record:
-    _need_phase(s, "show the crib", "show")
+    _need_phase(s, N_("show the crib"), "show")
     if s.show_order[0] != CRIB:
-        raise IllegalActionError(f"player {s.show_order[0]} shows before the crib")
+        raise IllegalActionError(
+            _("player {player} shows before the crib").format(player=s.show_order[0])
+        )
     if len(a.cards) != 4:
-        raise IllegalActionError(f"the crib has 4 cards, not {len(a.cards)}")
+        raise IllegalActionError(_("the crib has 4 cards, not {count}").format(count=len(a.cards)))
     _check_not_elsewhere(s, a.cards, owner=None)
     laid = [c for cards in s.discards.values() for c in cards] + ([s.extra] if s.extra else [])
     known_all = len(s.discards) == s.options.players and (s.options.players != 3 or s.extra)
     if known_all and set(laid) != set(a.cards):
-        raise IllegalActionError(f"the crib is {cards_text(laid)}, not {cards_text(a.cards)}")
+        raise IllegalActionError(
+            _("the crib is {laid}, not {cards}").format(
+                laid=cards_text(laid), cards=cards_text(a.cards)
+            )
+        )
     missing = [c for c in laid if c not in a.cards]
     if missing:
-        raise IllegalActionError(f"{missing[0]} was laid away to the crib")
+        raise IllegalActionError(
+            _("{missing} was laid away to the crib").format(missing=missing[0])
+        )
     s.crib = a.cards
     assert s.starter is not None and s.dealer is not None
     return _count_show(s, a, s.dealer, score_hand(a.cards, s.starter, crib=True), "crib", [])
@@ -653,11 +715,11 @@ def _count_show(
 ) -> Record:
     s.flags.extend(problems)
     events: list[ScoreEvent] = []
-    whose = "the crib" if what == "crib" else f"player {owner}'s hand"
+    whose = _("the crib") if what == "crib" else _("player {owner}'s hand").format(owner=owner)
     if s.options.muggins:
         s.pending_claim = (owner, score, what)
         s.phase = "claim"
-        text = f"{whose} is shown: player {owner} to count it"
+        text = _("{whose} is shown: player {owner} to count it").format(whose=whose, owner=owner)
         return _record(s, a, events, text, problems=tuple(problems))
     for item in score.items:
         if _peg(s, owner, item, what, events):
@@ -665,7 +727,7 @@ def _count_show(
     s.show_order.pop(0)
     if s.winner is None and not s.show_order:
         _next_deal(s)
-    text = f"{whose}: {score.spoken()}"
+    text = _("{whose}: {count}").format(whose=whose, count=score.spoken())
     return _record(s, a, events, text, problems=tuple(problems), result=_result_if_won(s))
 
 
@@ -678,35 +740,57 @@ def _next_deal(s: _State) -> None:
 
 def _claim(s: _State, a: Claim) -> Record:
     if not s.options.muggins:
-        raise IllegalActionError("muggins is off: the engine counts every hand itself")
-    _need_phase(s, "claim", "claim")
+        raise IllegalActionError(_("muggins is off: the engine counts every hand itself"))
+    _need_phase(s, N_("claim"), "claim")
     assert s.pending_claim is not None
     owner, score, what = s.pending_claim
     if a.player != owner:
-        raise IllegalActionError(f"player {owner} counts this {what}, not player {a.player}")
+        message = (
+            _("player {owner} counts this crib, not player {player}")
+            if what == "crib"
+            else _("player {owner} counts this hand, not player {player}")
+        )
+        raise IllegalActionError(message.format(owner=owner, player=a.player))
     if not 0 <= a.points <= 29:
-        raise IllegalActionError(f"a claim of {a.points} is out of range: a count is 0 to 29")
+        raise IllegalActionError(
+            _("a claim of {points} is out of range: a count is 0 to 29").format(points=a.points)
+        )
     true = score.total
     pegged = min(a.points, true)
     events: list[ScoreEvent] = []
     problems: list[str] = []
     missed = None
-    name = f"{what} counted as {number_word(pegged)}"
+    name = N_("the crib as counted") if what == "crib" else N_("the hand as counted")
     item = ScoreItem(what, pegged, (), name)
     _peg(s, owner, item, what, events)
-    text = f"player {owner} claims {a.points} for the {what}"
+    crib = what == "crib"
+    claims = (
+        _("player {owner} claims {points} for the crib")
+        if crib
+        else _("player {owner} claims {points} for the hand")
+    )
+    text = claims.format(owner=owner, points=a.points)
     if a.points > true:
-        problems.append(f"player {owner} claimed {a.points} but the {what} is worth {true}")
-        text += f": over-claim, pegged at the true {true} ({score.spoken()})"
+        worth = (
+            _("player {owner} claimed {points} but the crib is worth {true}")
+            if crib
+            else _("player {owner} claimed {points} but the hand is worth {true}")
+        )
+        problems.append(worth.format(owner=owner, points=a.points, true=true))
+        over = _("{text}: over-claim, pegged at the true {true} ({count})")
+        text = over.format(text=text, true=true, count=score.spoken())
     elif a.points < true and s.winner is None:
         short = true - a.points
         missed = Missed(owner, short, _missing_items(score.items, short))
         s.missed = missed
-        problems.append(
-            f"player {owner} missed {short} in the {what}: "
-            + "; ".join(str(i) for i in missed.items)
+        missed_in = (
+            _("player {owner} missed {short} in the crib: {items}")
+            if crib
+            else _("player {owner} missed {short} in the hand: {items}")
         )
-        text += f": {short} missed, muggins!"
+        items = _("; ").join(str(i) for i in missed.items)
+        problems.append(missed_in.format(owner=owner, short=short, items=items))
+        text = _("{text}: {short} missed, muggins!").format(text=text, short=short)
     s.flags.extend(problems)
     s.pending_claim = None
     if s.winner is None:
@@ -745,16 +829,20 @@ def _muggins(s: _State, a: Muggins) -> Record:
     _check_player(s, a.player)
     missed = s.missed
     if missed is None:
-        raise IllegalActionError("no points were missed in the last count: nothing to take")
+        raise IllegalActionError(_("no points were missed in the last count: nothing to take"))
     o = s.options
     if o.side_of(a.player) == o.side_of(missed.owner):
-        raise IllegalActionError(f"player {a.player} cannot take points from their own side")
+        raise IllegalActionError(
+            _("player {player} cannot take points from their own side").format(player=a.player)
+        )
     s.missed = None
     events: list[ScoreEvent] = []
     cards = tuple(dict.fromkeys(c for i in missed.items for c in i.cards))
-    item = ScoreItem("muggins", missed.shortfall, cards, "muggins")
+    item = ScoreItem("muggins", missed.shortfall, cards, N_("muggins"))
     _peg(s, a.player, item, "muggins", events)
-    text = f"muggins! player {a.player} takes {missed.shortfall} missed by player {missed.owner}"
+    text = _("muggins! player {player} takes {shortfall} missed by player {owner}").format(
+        player=a.player, shortfall=missed.shortfall, owner=missed.owner
+    )
     return _record(s, a, events, text, result=_result_if_won(s))
 
 
@@ -766,20 +854,34 @@ def _side_names(o: GameOptions) -> list[str]:
     if o.players == 4:
         if o.names:
             return [f"{o.names[0]} & {o.names[2]}", f"{o.names[1]} & {o.names[3]}"]
-        return ["players 0 & 2", "players 1 & 3"]
-    return [o.name(p) for p in range(o.players)]
+        return [_("players 0 & 2"), _("players 1 & 3")]
+    return [
+        o.names[p] if o.names else _("player {player}").format(player=p) for p in range(o.players)
+    ]
 
 
 def _prompt(s: _State) -> str:
     if s.phase == "cut_for_deal":
-        return "each player cuts a card: lowest deals"
+        return _("each player cuts a card: lowest deals")
     if s.phase == "deal":
-        return f"player {s.dealer} deals; then cut the starter"
+        return _("player {dealer} deals; then cut the starter").format(dealer=s.dealer)
     if s.phase == "play" and s.peg:
-        return f"player {s.peg.turn} to play or say go (count {s.peg.count})"
+        return _("player {turn} to play or say go (count {count})").format(
+            turn=s.peg.turn, count=s.peg.count
+        )
     if s.phase == "show":
         nxt = s.show_order[0]
-        return "the dealer shows the crib" if nxt == CRIB else f"player {nxt} shows a hand"
+        return (
+            _("the dealer shows the crib")
+            if nxt == CRIB
+            else _("player {player} shows a hand").format(player=nxt)
+        )
     if s.phase == "claim" and s.pending_claim:
-        return f"player {s.pending_claim[0]} counts the {s.pending_claim[2]}"
-    return f"game over: side {s.winner} wins"
+        owner, _score, what = s.pending_claim
+        counts = (
+            _("player {owner} counts the crib")
+            if what == "crib"
+            else _("player {owner} counts the hand")
+        )
+        return counts.format(owner=owner)
+    return _("game over: side {winner} wins").format(winner=s.winner)

@@ -22,7 +22,15 @@ from dataclasses import dataclass, field
 
 from crib_pi.cards import Card, cards_text
 from crib_pi.errors import DuplicateCardError, IllegalActionError
-from crib_pi.scoring import ScoreItem, number_word, score_play
+from crib_pi.i18n import N_, _
+from crib_pi.scoring import (
+    FIFTEEN,
+    PAIR_NAMES,
+    RUN_NAMES,
+    THIRTY_ONE,
+    ScoreItem,
+    score_play,
+)
 
 Award = tuple[int, ScoreItem]
 
@@ -61,7 +69,9 @@ class Pegging:
         if self.hand_sizes is None:
             self.hand_sizes = [4] * self.players
         if len(self.hand_sizes) != self.players:
-            raise IllegalActionError(f"{self.players} players need {self.players} hands")
+            raise IllegalActionError(
+                _("{players} players need {players} hands").format(players=self.players)
+            )
         self.played = [[] for _ in range(self.players)]
         self.turn = self.leader
         self._skip_empty()
@@ -99,32 +109,52 @@ class Pegging:
         self.check_unplayed(card)
         held = self.held(player)
         if held is not None and card not in held:
-            raise IllegalActionError(f"player {player} does not hold {card}")
+            raise IllegalActionError(
+                _("player {player} does not hold {card}").format(player=player, card=card)
+            )
         if self.count + card.value > 31:
-            raise IllegalActionError(f"{card} would make the count {self.count + card.value}")
+            raise IllegalActionError(
+                _("{card} would make the count {value}").format(
+                    card=card, value=self.count + card.value
+                )
+            )
 
     def check_unplayed(self, card: Card) -> None:
         for p, cards in enumerate(self.played):
             if card in cards:
-                raise DuplicateCardError(f"{card} was already played (by player {p})")
+                raise DuplicateCardError(
+                    _("{card} was already played (by player {p})").format(card=card, p=p)
+                )
 
     def check_go(self, player: int) -> None:
         self.check_turn(player)
         if not self.pile:
-            raise IllegalActionError(f"player {player} leads: any card fits the count of 0")
+            raise IllegalActionError(
+                _("player {player} leads: any card fits the count of 0").format(player=player)
+            )
         fits = self.fits(player)
         if fits:
             raise IllegalActionError(
-                f"player {player} cannot say go: {fits[0]} fits the count of {self.count}"
+                _("player {player} cannot say go: {fits} fits the count of {count}").format(
+                    player=player, fits=fits[0], count=self.count
+                )
             )
 
     def check_turn(self, player: int) -> None:
         if not 0 <= player < self.players:
-            raise IllegalActionError(f"there is no player {player} in a {self.players}-player game")
+            raise IllegalActionError(
+                _("there is no player {player} in a {players}-player game").format(
+                    player=player, players=self.players
+                )
+            )
         if self.turn is None:
-            raise IllegalActionError("play is over: every card has been laid")
+            raise IllegalActionError(_("play is over: every card has been laid"))
         if player != self.turn:
-            raise IllegalActionError(f"it is player {self.turn}'s turn, not player {player}'s")
+            raise IllegalActionError(
+                _("it is player {turn}'s turn, not player {player}'s").format(
+                    turn=self.turn, player=player
+                )
+            )
 
     # -- acting ------------------------------------------------------------------------
 
@@ -136,9 +166,11 @@ class Pegging:
         self.last_player = player
         score = score_play(self.pile)
         awards = [(player, _said(item)) for item in score.items]
-        self.text = f"player {player} lays {card}, {self.count}"
+        self.text = _("player {player} lays {card}, {count}").format(
+            player=player, card=card, count=self.count
+        )
         if score.items:
-            self.text += ": " + ", ".join(item.name for _, item in awards)
+            self.text += _(": ") + _(", ").join(_(item.name) for _who, item in awards)
         awards += self._advance(player)
         return awards
 
@@ -147,7 +179,7 @@ class Pegging:
         self.check_go(player)
         self.said_go.add(player)
         self.go_calls.append(GoCall(player, self.count, len(self.played[player])))
-        self.text = f"player {player} says go"
+        self.text = _("player {player} says go").format(player=player)
         return self._advance(player)
 
     def _advance(self, actor: int) -> list[Award]:
@@ -159,19 +191,21 @@ class Pegging:
             if self.count != 31:
                 end = self.pile[-1:]
                 item = (
-                    ScoreItem("go", 1, tuple(end), "one for the go")
+                    ScoreItem("go", 1, tuple(end), N_("one for the go"))
                     if holders
-                    else ScoreItem("last_card", 1, tuple(end), "one for last card")
+                    else ScoreItem("last_card", 1, tuple(end), N_("one for last card"))
                 )
                 awards.append((last, item))
-                self.text += f"; player {last} pegs {item.name}"
+                self.text += _("; player {last} pegs {name}").format(last=last, name=_(item.name))
             self.pile, self.said_go = [], set()
             if not holders:
                 self.turn = None
-                self.text += "; play is over"
+                self.text += _("; play is over")
                 return awards
             self.turn = self._next(last, lambda p: p in holders)
-            self.text += f"; the count starts again and player {self.turn} leads"
+            self.text += _("; the count starts again and player {turn} leads").format(
+                turn=self.turn
+            )
             return awards
         self.turn = self._next(actor, lambda p: p in holders and p not in self.said_go)
         return awards
@@ -193,7 +227,9 @@ class Pegging:
         played = self.played[player]
         if set(shown) != set(played):
             problems.append(
-                f"player {player} shows {cards_text(shown)} but played {cards_text(played)}"
+                _("player {player} shows {shown} but played {played}").format(
+                    player=player, shown=cards_text(shown), played=cards_text(played)
+                )
             )
         for call in self.go_calls:
             if call.player != player:
@@ -202,12 +238,29 @@ class Pegging:
             fits = [c for c in still_held if call.count + c.value <= 31]
             if fits:
                 problems.append(
-                    f"player {player} said go at {call.count} while holding {fits[0]}, which fitted"
+                    _(
+                        "player {player} said go at {count} while holding {fits}, which fitted"
+                    ).format(player=player, count=call.count, fits=fits[0])
                 )
         return problems
 
 
+#: What a pegging item is called with its points ("fifteen for two"): English names, kept
+#: language-free in records and events, translated where they are shown or said.
+PEGGED_NAMES = {
+    FIFTEEN: N_("fifteen for two"),
+    THIRTY_ONE: N_("thirty-one for two"),
+    PAIR_NAMES[2]: N_("a pair for two"),
+    PAIR_NAMES[3]: N_("a pair royal for six"),
+    PAIR_NAMES[4]: N_("a double pair royal for twelve"),
+    RUN_NAMES[3]: N_("a run of three for three"),
+    RUN_NAMES[4]: N_("a run of four for four"),
+    RUN_NAMES[5]: N_("a run of five for five"),
+    RUN_NAMES[6]: N_("a run of six for six"),
+    RUN_NAMES[7]: N_("a run of seven for seven"),
+}
+
+
 def _said(item: ScoreItem) -> ScoreItem:
     """Pegging items are said with their points: 'fifteen for two'."""
-    name = f"{item.name} for {number_word(item.points)}"
-    return ScoreItem(item.reason, item.points, item.cards, name)
+    return ScoreItem(item.reason, item.points, item.cards, PEGGED_NAMES[item.name])

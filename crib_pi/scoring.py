@@ -21,17 +21,25 @@ import numpy.typing as npt
 
 from crib_pi.cards import Card, cards_text, parse_cards
 from crib_pi.errors import DuplicateCardError, IllegalActionError
+from crib_pi.i18n import N_, _, ngettext, number
 
-_UNITS = "zero one two three four five six seven eight nine".split()
-_TEENS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
-NUMBER_WORDS = (
-    _UNITS + _TEENS + ["twenty"] + [f"twenty-{u}" for u in _UNITS[1:]] + ["thirty", "thirty-one"]
-)
-PAIR_NAMES = {2: "a pair", 3: "a pair royal", 4: "a double pair royal"}
+#: How each item is said. A ``ScoreItem.name`` is one of these English words (the records and
+#: the JSON outputs keep them, language-free); ``_(item.name)`` says it in the table's language.
+PAIR_NAMES = {2: N_("a pair"), 3: N_("a pair royal"), 4: N_("a double pair royal")}
+RUN_NAMES = {
+    3: N_("a run of three"),
+    4: N_("a run of four"),
+    5: N_("a run of five"),
+    6: N_("a run of six"),
+    7: N_("a run of seven"),
+}
+FLUSH_NAMES = {4: N_("a flush of four"), 5: N_("a flush of five")}
+FIFTEEN, THIRTY_ONE, NOBS = N_("fifteen"), N_("thirty-one"), N_("one for his nobs")
 
 
 def number_word(n: int) -> str:
-    return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
+    """``n`` said as words in the current language (``fifteen``, ``quinze``)."""
+    return number(n)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +52,9 @@ class ScoreItem:
     name: str
 
     def __str__(self) -> str:
-        return f"{self.name} for {self.points} ({cards_text(self.cards)})"
+        return _("{name} for {points} ({cards})").format(
+            name=_(self.name), points=self.points, cards=cards_text(self.cards)
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,9 +80,10 @@ class Score:
 
 
 def spoken(items: Sequence[ScoreItem]) -> str:
-    """Say a list of items with running totals, grouping repeats (double runs)."""
+    """Say a list of items with running totals, grouping repeats (double runs), in the current
+    language: ``fifteen two, and a pair is four`` / ``quinze deux, et une paire font quatre``."""
     if not items:
-        return "nineteen (no points)"
+        return _("nineteen (no points)")
     phrases: list[str] = []
     running = 0
     i = 0
@@ -80,7 +91,7 @@ def spoken(items: Sequence[ScoreItem]) -> str:
         item = items[i]
         if item.reason == "fifteen":
             running += item.points
-            phrases.append(f"fifteen {number_word(running)}")
+            phrases.append(_("fifteen {total}").format(total=number(running)))
             i += 1
             continue
         same = 1
@@ -91,17 +102,24 @@ def spoken(items: Sequence[ScoreItem]) -> str:
         ):
             same += 1
         running += item.points * same
+        total = number(running)
         if same == 1:
-            phrases.append(f"{item.name} is {number_word(running)}")
+            said = ngettext("{item} is {total}", "{item} is {total}", running)
+            phrases.append(said.format(item=_(item.name), total=total))
         elif item.reason == "run":
-            length = number_word(len(item.cards))
-            phrases.append(f"{number_word(same)} runs of {length} are {number_word(running)}")
+            said = ngettext(
+                "{count} run of {length} is {total}", "{count} runs of {length} are {total}", same
+            )
+            phrases.append(
+                said.format(count=number(same), length=number(len(item.cards)), total=total)
+            )
         else:
-            phrases.append(f"{number_word(same)} pairs is {number_word(running)}")
+            said = ngettext("{count} pair is {total}", "{count} pairs is {total}", same)
+            phrases.append(said.format(count=number(same), total=total))
         i += same
     if len(phrases) > 1:
-        phrases[-1] = f"and {phrases[-1]}"
-    return ", ".join(phrases)
+        phrases[-1] = _("and {phrase}").format(phrase=phrases[-1])
+    return _(", ").join(phrases)
 
 
 def _as_cards(cards: Iterable[Card | str]) -> tuple[Card, ...]:
@@ -113,7 +131,7 @@ def _fifteens(cards: Sequence[Card]) -> list[ScoreItem]:
     for size in range(2, len(cards) + 1):
         for combo in combinations(cards, size):
             if sum(c.value for c in combo) == 15:
-                items.append(ScoreItem("fifteen", 2, combo, "fifteen"))
+                items.append(ScoreItem("fifteen", 2, combo, FIFTEEN))
     return items
 
 
@@ -145,7 +163,7 @@ def _runs(cards: Sequence[Card]) -> list[ScoreItem]:
             best = current
     if len(best) < 3:
         return []
-    name = f"a run of {number_word(len(best))}"
+    name = RUN_NAMES[len(best)]
     return [
         ScoreItem("run", len(best), tuple(combo), name)
         for combo in product(*(by_rank[r] for r in best))
@@ -162,20 +180,28 @@ def score_hand(hand: Iterable[Card | str], starter: Card | str, *, crib: bool = 
     cards = _as_cards(hand)
     cut = starter if isinstance(starter, Card) else Card.parse(starter)
     if len(cards) != 4:
-        raise IllegalActionError(f"a hand has 4 cards, not {len(cards)}: {cards_text(cards)}")
+        raise IllegalActionError(
+            _("a hand has 4 cards, not {count}: {cards}").format(
+                count=len(cards), cards=cards_text(cards)
+            )
+        )
     if cut in cards:
-        raise DuplicateCardError(f"the starter {cut} is also in the hand {cards_text(cards)}")
+        raise DuplicateCardError(
+            _("the starter {cut} is also in the hand {cards}").format(
+                cut=cut, cards=cards_text(cards)
+            )
+        )
     five = (*cards, cut)
     items = _fifteens(five) + _pairs(five) + _runs(five)
     suits = {c.suit for c in cards}
     if len(suits) == 1:
         if cut.suit in suits:
-            items.append(ScoreItem("flush", 5, five, "a flush of five"))
+            items.append(ScoreItem("flush", 5, five, FLUSH_NAMES[5]))
         elif not crib:
-            items.append(ScoreItem("flush", 4, cards, "a flush of four"))
+            items.append(ScoreItem("flush", 4, cards, FLUSH_NAMES[4]))
     for card in cards:
         if card.is_jack and card.suit == cut.suit:
-            items.append(ScoreItem("nobs", 1, (card,), "one for his nobs"))
+            items.append(ScoreItem("nobs", 1, (card,), NOBS))
     return Score(tuple(items))
 
 
@@ -190,13 +216,17 @@ def score_play(pile: Iterable[Card | str]) -> Score:
         return Score(())
     count = sum(c.value for c in cards)
     if count > 31:
-        raise IllegalActionError(f"the count of {cards_text(cards)} is {count}, past 31")
+        raise IllegalActionError(
+            _("the count of {cards} is {count}, past 31").format(
+                cards=cards_text(cards), count=count
+            )
+        )
     last = cards[-1]
     items: list[ScoreItem] = []
     if count == 15:
-        items.append(ScoreItem("fifteen", 2, cards, "fifteen"))
+        items.append(ScoreItem("fifteen", 2, cards, FIFTEEN))
     elif count == 31:
-        items.append(ScoreItem("thirty_one", 2, cards, "thirty-one"))
+        items.append(ScoreItem("thirty_one", 2, cards, THIRTY_ONE))
     same = 1
     while same < len(cards) and cards[-1 - same].rank == last.rank:
         same += 1
@@ -206,8 +236,7 @@ def score_play(pile: Iterable[Card | str]) -> Score:
     for length in range(len(cards), 2, -1):
         ranks = [c.rank for c in cards[-length:]]
         if len(set(ranks)) == length and max(ranks) - min(ranks) == length - 1:
-            name = f"a run of {number_word(length)}"
-            items.append(ScoreItem("run", length, cards[-length:], name))
+            items.append(ScoreItem("run", length, cards[-length:], RUN_NAMES[length]))
             break
     return Score(tuple(items))
 
@@ -279,10 +308,12 @@ def score_hands(
     s = np.asarray(starters)
     if h.ndim != 2 or h.shape[1] != 4 or s.shape != (h.shape[0],):
         raise IllegalActionError(
-            f"score_hands wants hands N x 4 and starters N, got {h.shape} and {s.shape}"
+            _("score_hands wants hands N x 4 and starters N, got {hands} and {starters}").format(
+                hands=h.shape, starters=s.shape
+            )
         )
     if h.size and (h.min() < 0 or h.max() > 51 or s.min() < 0 or s.max() > 51):
-        raise IllegalActionError("score_hands: card indexes must be 0..51")
+        raise IllegalActionError(_("score_hands: card indexes must be 0..51"))
     packed = np.take(_PACKED[0], h[:, 0])
     for pos in range(1, 4):
         packed += np.take(_PACKED[pos], h[:, pos])

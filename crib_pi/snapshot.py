@@ -9,8 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from crib_pi.cards import Card
+from crib_pi.i18n import _
 
 PHASES = ("cut_for_deal", "deal", "play", "show", "claim", "over")
+
+
+def said(text: str, points: int) -> str:
+    """An event's English ``text`` in the current language, its pegged-to-win note too."""
+    name, pegged, _rest = text.partition(" (pegged ")
+    if pegged:
+        return _("{name} (pegged {points} to win)").format(name=_(name), points=points)
+    return _(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +38,10 @@ class ScoreEvent:
     text: str
     cards: tuple[Card, ...] = ()
     phase: str = ""
+
+    def said(self) -> str:
+        """``text`` in the current language (``text`` itself stays the English name)."""
+        return said(self.text, self.points) if self.text else self.reason
 
     def to_json(self) -> dict[str, object]:
         return {

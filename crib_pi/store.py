@@ -28,6 +28,7 @@ from urllib.parse import quote
 
 from crib_pi.actions import GameOptions, NewGame
 from crib_pi.errors import CribError
+from crib_pi.i18n import _
 from crib_pi.records import Line, Replay, format_line, replay_lines
 
 SCHEMA = """
@@ -106,7 +107,9 @@ class GameStore:
         except (sqlite3.Error, OSError) as exc:
             if hasattr(self, "_db"):
                 self._db.close()
-            raise StoreError(f"game database {self.path}: {exc}") from None
+            raise StoreError(
+                _("game database {path}: {exc}").format(path=self.path, exc=exc)
+            ) from None
 
     def close(self) -> None:
         self._db.close()
@@ -128,7 +131,9 @@ class GameStore:
         except sqlite3.Error as exc:
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
-            raise StoreError(f"game database {self.path}: {exc}") from None
+            raise StoreError(
+                _("game database {path}: {exc}").format(path=self.path, exc=exc)
+            ) from None
         return record
 
     def append(self, record: int, action: Line, *, finished: bool = False) -> None:
@@ -172,7 +177,9 @@ class GameStore:
         except sqlite3.Error as exc:
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
-            raise StoreError(f"game database {self.path}: {exc}") from None
+            raise StoreError(
+                _("game database {path}: {exc}").format(path=self.path, exc=exc)
+            ) from None
 
     def session(self, record: int) -> tuple[str, int, dict[str, Any]] | None:
         """Where a record's session had got to: (source, position, table state)."""
@@ -188,12 +195,20 @@ class GameStore:
 
     def lines(self, record: int) -> list[str]:
         if not 0 < record < 2**63:  # SQLite's integers; a bigger one names no record either
-            raise StoreError(f"there is no game record {record} in {self.path}")
+            raise StoreError(
+                _("there is no game record {record} in {path}").format(
+                    record=record, path=self.path
+                )
+            )
         rows = self._db.execute(
             "SELECT line FROM actions WHERE record = ? ORDER BY seq", (record,)
         ).fetchall()
         if not rows:
-            raise StoreError(f"there is no game record {record} in {self.path}")
+            raise StoreError(
+                _("there is no game record {record} in {path}").format(
+                    record=record, path=self.path
+                )
+            )
         return [row[0] for row in rows]
 
     def records(self) -> list[StoredRecord]:
@@ -243,11 +258,13 @@ def check_ours(path: str | Path) -> str:
     target = Path(path)
     if str(path) == ":memory:" or not target.exists():
         return "new"
-    left = "left as it is; give the path of a game database (a new file is made)"
+    left = _("left as it is; give the path of a game database (a new file is made)")
     if target.is_dir():
-        raise StoreError(f"{path} is a folder, not a game database; {left}")
+        raise StoreError(
+            _("{path} is a folder, not a game database; {left}").format(path=path, left=left)
+        )
     if not target.is_file():
-        raise StoreError(f"{path} is not a regular file; {left}")
+        raise StoreError(_("{path} is not a regular file; {left}").format(path=path, left=left))
     try:
         with target.open("rb") as fh:
             head = fh.read(100)
@@ -256,7 +273,11 @@ def check_ours(path: str | Path) -> str:
     if not head:
         return "new"
     if not head.startswith(SQLITE_MAGIC) or len(head) < 100:
-        raise StoreError(f"{path} is not a crib-pi game database (not SQLite); {left}")
+        raise StoreError(
+            _("{path} is not a crib-pi game database (not SQLite); {left}").format(
+                path=path, left=left
+            )
+        )
     if int.from_bytes(head[68:72], "big") == APPLICATION_ID:
         return "ours"
     try:  # made before the header was marked, or by another program: look at its tables
@@ -267,10 +288,14 @@ def check_ours(path: str | Path) -> str:
             db.close()
     except sqlite3.Error as exc:
         raise StoreError(
-            f"{path} cannot be read ({exc}) and is not marked as crib-pi's; {left}"
+            _("{path} cannot be read ({exc}) and is not marked as crib-pi's; {left}").format(
+                path=path, exc=exc, left=left
+            )
         ) from None
     if names and not {"records", "actions"} <= names:
-        raise StoreError(f"{path} is another program's SQLite database; {left}")
+        raise StoreError(
+            _("{path} is another program's SQLite database; {left}").format(path=path, left=left)
+        )
     return "ours"
 
 
@@ -285,7 +310,9 @@ def open_store(path: str | Path, *, readonly: bool = False) -> GameStore:
     kind = check_ours(path)
     if readonly:
         if kind == "new":
-            raise StoreError(f"no game database at {path} (no game has been stored yet)")
+            raise StoreError(
+                _("no game database at {path} (no game has been stored yet)").format(path=path)
+            )
         return GameStore(path, readonly=True)
     try:
         return GameStore(path)
@@ -301,9 +328,15 @@ def open_store(path: str | Path, *, readonly: bool = False) -> GameStore:
                 if extra.exists():
                     extra.replace(aside.with_name(aside.name + suffix))
         except OSError as err:
-            raise StoreError(f"{exc}; it could not be moved aside ({err.strerror})") from None
+            raise StoreError(
+                _("{exc}; it could not be moved aside ({strerror})").format(
+                    exc=exc, strerror=err.strerror
+                )
+            ) from None
         store = GameStore(path)
-        store.notice = f"{exc}; the damaged database was moved to {aside} and a new one made"
+        store.notice = _(
+            "{exc}; the damaged database was moved to {aside} and a new one made"
+        ).format(exc=exc, aside=aside)
         return store
 
 
@@ -355,7 +388,7 @@ class GameLog:
             self._fail(exc)
 
     def _fail(self, exc: StoreError) -> None:
-        self.problem = f"{exc}; the game goes on in memory (not saved)"
+        self.problem = _("{exc}; the game goes on in memory (not saved)").format(exc=exc)
         self.store = None
 
     def close(self) -> None:

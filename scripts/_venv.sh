@@ -78,4 +78,7 @@ if [ ! -e "$stamp" ]; then
   "$venv/bin/python" -m pip install --quiet "${pip_args[@]}" -e "$root[$extras]"
   touch "$stamp"
 fi
+# The translations: each .po compiled to the .mo gettext reads (the editable install's build
+# does it too; this catches a .po edited since).
+"$venv/bin/python" "$root/crib_pi/catalogue.py" >/dev/null
 export PATH="$venv/bin:$PATH"

@@ -103,4 +103,4 @@ def test_the_example_file_loads() -> None:
     config = load(example)
     assert config.game.names == ("Ann", "Bob")
     assert config.devices.buttons.spec("confirm").pin == 27
-    assert (config.devices.voice.language, config.devices.voice.volume) == ("en", 0.7)
+    assert (config.devices.voice.language, config.devices.voice.volume) == ("", 0.7)

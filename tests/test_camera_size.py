@@ -25,8 +25,8 @@ def _table_frame(mat_share: float) -> np.ndarray:
     w = int(1280 * mat_share)
     h = int(w * mat.shape[0] / mat.shape[1])
     frame = np.full((720, 1280, 3), (70, 110, 150), np.uint8)
-    frame[(720 - h) // 2 : (720 - h) // 2 + h, (1280 - w) // 2 : (1280 - w) // 2 + w] = (
-        cv2.resize(mat, (w, h), interpolation=cv2.INTER_AREA)
+    frame[(720 - h) // 2 : (720 - h) // 2 + h, (1280 - w) // 2 : (1280 - w) // 2 + w] = cv2.resize(
+        mat, (w, h), interpolation=cv2.INTER_AREA
     )
     return frame
 

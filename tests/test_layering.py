@@ -18,6 +18,9 @@ CORE = [
     "simulate",
     "errors",
     "coach",
+    "i18n",
+    "numbers",
+    "catalogue",
 ]
 PACKAGE = Path(__file__).resolve().parents[1] / "crib_pi"
 ALLOWED = {f"crib_pi.{name}" for name in CORE} | {"crib_pi"}

@@ -17,6 +17,7 @@ from typing import Any
 
 from crib_pi.devices.errors import PegsNotationError
 from crib_pi.errors import CribError
+from crib_pi.i18n import _
 
 SIZE_HELP = "screen size for --png, WIDTHxHEIGHT (default 800x480; Touch Display 2: 720x1280)"
 
@@ -45,20 +46,26 @@ def parse_pegs(text: str, target: int = 121) -> list[tuple[int, int]]:
     """``"45:40,97:91"`` -> [(45, 40), (97, 91)]; a lone ``"45"`` has its back peg at 0."""
     pegs = []
     for n, part in enumerate(text.split(","), start=1):
-        front_text, _, back_text = part.strip().partition(":")
+        front_text, _colon, back_text = part.strip().partition(":")
         try:
             front, back = int(front_text), int(back_text or 0)
         except ValueError:
             raise PegsNotationError(
-                f"--pegs part {n} {part.strip()!r} is not front:back, like 45:40"
+                _("--pegs part {n} {part!r} is not front:back, like 45:40").format(
+                    n=n, part=part.strip()
+                )
             ) from None
         if not 0 <= back <= front <= target:
             raise PegsNotationError(
-                f"--pegs part {n} {part.strip()!r}: need 0 <= back <= front <= {target}"
+                _("--pegs part {n} {part!r}: need 0 <= back <= front <= {target}").format(
+                    n=n, part=part.strip(), target=target
+                )
             )
         pegs.append((front, back))
     if not 1 <= len(pegs) <= 3:
-        raise PegsNotationError(f"--pegs gives {len(pegs)} sides; a board has 1 to 3")
+        raise PegsNotationError(
+            _("--pegs gives {count} sides; a board has 1 to 3").format(count=len(pegs))
+        )
     return pegs
 
 
@@ -66,10 +73,14 @@ def parse_size(text: str) -> tuple[int, int]:
     """``"800x480"`` -> (800, 480)."""
     width, sep, height = text.lower().partition("x")
     if not sep or not width.isdigit() or not height.isdigit():
-        raise PegsNotationError(f"--size {text!r} is not WIDTHxHEIGHT, like 800x480")
+        raise PegsNotationError(
+            _("--size {text!r} is not WIDTHxHEIGHT, like 800x480").format(text=text)
+        )
     size = (int(width), int(height))
     if min(size) < 64 or max(size) > 8192:
-        raise PegsNotationError(f"--size {text!r}: each side must be 64 to 8192 pixels")
+        raise PegsNotationError(
+            _("--size {text!r}: each side must be 64 to 8192 pixels").format(text=text)
+        )
     return size
 
 
@@ -80,14 +91,20 @@ def run_board(args: argparse.Namespace) -> int:
 
     if args.scene is not None:
         if args.scene not in SCENES:
-            raise PegsNotationError(f"no scene {args.scene!r}; scenes: {', '.join(SCENES)}")
+            raise PegsNotationError(
+                _("no scene {scene!r}; scenes: {join}").format(
+                    scene=args.scene, join=", ".join(SCENES)
+                )
+            )
         snapshot = SCENES[args.scene]()
     else:
         pegs = parse_pegs(args.pegs)
         players = args.players or len(pegs)
         if players % len(pegs) or players not in (1, 2, 3, 4, 6) or players < len(pegs):
             raise PegsNotationError(
-                f"--players {players} does not suit {len(pegs)} sides (4 players: 2 sides)"
+                _("--players {players} does not suit {count} sides (4 players: 2 sides)").format(
+                    players=players, count=len(pegs)
+                )
             )
         snapshot = pegs_snapshot(pegs, players)
     config = load_config(args.config)
@@ -96,9 +113,9 @@ def run_board(args: argparse.Namespace) -> int:
         if path is not None:
             check_output(path, option)
     if args.png is not None and args.png.suffix.lower() != ".png":
-        raise CribError(f"--png {args.png}: give a .png file name")
+        raise CribError(_("--png {png}: give a .png file name").format(png=args.png))
     if not 0 <= args.seconds <= 3600:  # also refuses nan and inf
-        raise CribError(f"--seconds {args.seconds:g}: give 0 to 3600")
+        raise CribError(_("--seconds {seconds:g}: give 0 to 3600").format(seconds=args.seconds))
     if args.png is None and args.leds_json is None:
         return _show_on_devices(snapshot, config, args.seconds)
     if args.leds_json is not None:
@@ -118,7 +135,9 @@ def run_board(args: argparse.Namespace) -> int:
         try:
             pygame.image.save(render(snapshot, size), str(args.png))
         except pygame.error as exc:
-            raise CribError(f"--png {args.png}: could not be written ({exc})") from None
+            raise CribError(
+                _("--png {png}: could not be written ({exc})").format(png=args.png, exc=exc)
+            ) from None
     return 0
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from crib_pi.cards import cards_text, parse_cards
 from crib_pi.errors import IllegalActionError
+from crib_pi.i18n import _
 
 
 def add_parser(sub: Any) -> None:
@@ -35,17 +36,26 @@ def run_discard(args: argparse.Namespace) -> int:
     from crib_pi.coach import rank_discards
 
     if args.players not in ("2", "3", "4"):
-        raise IllegalActionError(f"--players {args.players!r} is not 2, 3 or 4")
+        raise IllegalActionError(
+            _("--players {players!r} is not 2, 3 or 4").format(players=args.players)
+        )
     held = parse_cards(args.cards)
     choices = rank_discards(held, players=int(args.players), dealer=args.dealer)
     if args.json:
         print(json.dumps([c.as_json() for c in choices], ensure_ascii=False))
         return 0
-    who = "dealer" if args.dealer else "pone"
+    who = _("dealer") if args.dealer else _("pone")
     sign = "+" if args.dealer else "-"
-    print(f"{cards_text(held)}: {args.players} players, {who} (net = hand {sign} crib)")
+    print(
+        _("{held}: {players} players, {who} (net = hand {sign} crib)").format(
+            held=cards_text(held), players=args.players, who=who, sign=sign
+        )
+    )
     width = max(3 * len(choices[0].discard) + 2, 8)
-    print(f"{'lay away':<{width}} {'keep':<15} {'hand':>6} {'min-max':>7} {'crib':>6} {'net':>7}")
+    away, keep, hand, spread, crib, net = (
+        _("lay away"), _("keep"), _("hand"), _("min-max"), _("crib"), _("net")
+    )  # fmt: skip
+    print(f"{away:<{width}} {keep:<15} {hand:>6} {spread:>7} {crib:>6} {net:>7}")
     for c in choices:
         span = f"{c.hand_min}-{c.hand_max}"
         print(

@@ -11,6 +11,7 @@ from typing import Any
 from crib_pi.cli import clip
 from crib_pi.errors import CribError
 from crib_pi.history import PlayerStats, add_stats, history_rows
+from crib_pi.i18n import N_, _
 from crib_pi.store import GameStore, default_db, open_store
 
 
@@ -30,7 +31,7 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(func=run_export)
 
 
-SKUNKS = {"skunk": "a skunk", "double": "a double skunk", "triple": "a triple skunk"}
+SKUNKS = {"skunk": N_("a skunk"), "double": N_("a double skunk"), "triple": N_("a triple skunk")}
 
 
 def _open(args: argparse.Namespace) -> GameStore:
@@ -45,36 +46,56 @@ def run_history(args: argparse.Namespace) -> int:
         print(json.dumps(rows, ensure_ascii=False))
         return 0
     if not rows:
-        print("no games yet")
+        print(_("no games yet"))
     for r in rows:
         scores = "-".join(map(str, r["scores"]))
-        result = f"{r['winner']} won" if r["winner"] else "in progress"
+        result = _("{winner} won").format(winner=r["winner"]) if r["winner"] else _("in progress")
         if r["skunk"] in SKUNKS:
-            result += f", {SKUNKS[r['skunk']]}"
+            result = _("{text}, {skunk}").format(text=result, skunk=_(SKUNKS[r["skunk"]]))
+        line = _("record {record:>3} game {game:<2} {date}  {sides}  {scores}  {result}")
+        sides = _(" v ").join(r["sides"])
         print(
-            f"record {r['record']:>3} game {r['game']:<2} {r['date']}  "
-            f"{' v '.join(r['sides'])}  {scores}  {result}"
+            line.format(
+                record=r["record"],
+                game=r["game"],
+                date=r["date"],
+                sides=sides,
+                scores=scores,
+                result=result,
+            )
         )
     if rows:
-        print("(crib-pi export RECORD writes a record's games)")
+        print(_("(crib-pi export RECORD writes a record's games)"))
     return 0
 
 
 def run_stats(args: argparse.Namespace) -> int:
     store = _open(args)
     stats: dict[str, PlayerStats] = {}
-    for _, replay in store.iter_replays():
+    for _number, replay in store.iter_replays():
         add_stats(stats, replay)
     rows = [s.to_json() for s in stats.values()]
     if args.json:
         print(json.dumps(rows, ensure_ascii=False))
         return 0
     for r in rows:
+        line = _(
+            "{name:<12} games {games:>3}  wins {wins:>3}  skunks {skunks}/{skunked}  "
+            "hand {hand}  crib {crib}  pegging {pegging}  best {best} ({cards})"
+        )
         print(
-            f"{r['name']:<12} games {r['games']:>3}  wins {r['wins']:>3}  "
-            f"skunks {r['skunks']}/{r['skunked']}  hand {r['average_hand']}  "
-            f"crib {r['average_crib']}  pegging {r['average_pegging']}  "
-            f"best {r['best_hand']} ({' '.join(r['best_hand_cards'])})"
+            line.format(
+                name=r["name"],
+                games=r["games"],
+                wins=r["wins"],
+                skunks=r["skunks"],
+                skunked=r["skunked"],
+                hand=r["average_hand"],
+                crib=r["average_crib"],
+                pegging=r["average_pegging"],
+                best=r["best_hand"],
+                cards=" ".join(r["best_hand_cards"]),
+            )
         )
     return 0
 
@@ -83,7 +104,9 @@ def record_number(text: str) -> int:
     """``3`` or ``3.2`` (record 3, its game 2, as history used to show it) -> 3."""
     match = re.fullmatch(r"\s*([0-9]{1,19})(?:\.[0-9]{1,9})?\s*", text)
     if match is None:
-        raise CribError(f"RECORD {clip(text)!r} is not a record number from history, like 3")
+        raise CribError(
+            _("RECORD {text!r} is not a record number from history, like 3").format(text=clip(text))
+        )
     return int(match.group(1))
 
 
@@ -92,7 +115,7 @@ def run_export(args: argparse.Namespace) -> int:
     text = "\n".join(lines) + "\n"
     if args.out:
         if args.out.is_dir():
-            raise CribError(f"--out {args.out}: is a folder; give a file name")
+            raise CribError(_("--out {out}: is a folder; give a file name").format(out=args.out))
         args.out.write_text(text, encoding="utf-8")
     else:
         print(text, end="")

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from crib_pi.errors import CribError
+from crib_pi.i18n import _
 
 UNIT_PATH = Path("/etc/systemd/system/crib-pi.service")
 DEFAULT_EXEC = "/opt/crib-pi/.venv/bin/crib-pi"
@@ -60,10 +61,11 @@ def home_warning(text: str, executable: str) -> str | None:
     hidden = next((h for h in HIDDEN_BY_PROTECT_HOME if where.startswith(h + "/")), None)
     if hidden is None:
         return None
-    return (
-        f"warning: {where} is under {hidden}, which the unit's ProtectHome=yes hides from the "
-        "service; clone crib-pi to /opt/crib-pi (see README) and install from there"
-    )
+    return _(
+        "warning: {where} is under {hidden}, which the unit's ProtectHome=yes "
+        "hides from the service; clone crib-pi to /opt/crib-pi (see README) "
+        "and install from there"
+    ).format(where=where, hidden=hidden)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -79,18 +81,28 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if shutil.which("systemctl") is None or not SYSTEMD_RUNNING.is_dir():
         raise CribError(
-            "install-service needs a running systemd (systemctl was not found, or systemd is "
-            "not this machine's init); nothing was changed"
+            _(
+                "install-service needs a running systemd (systemctl was not found, or systemd is "
+                "not this machine's init); nothing was changed"
+            )
         )
     if args.unit.is_dir():
-        raise CribError(f"--unit {args.unit}: is a folder; give the unit file's path")
+        raise CribError(
+            _("--unit {unit}: is a folder; give the unit file's path").format(unit=args.unit)
+        )
     try:
         args.unit.write_text(text)
     except PermissionError:
-        raise CribError(f"cannot write {args.unit}: run this with sudo") from None
+        raise CribError(
+            _("cannot write {unit}: run this with sudo").format(unit=args.unit)
+        ) from None
     for cmd in commands():
         done = subprocess.run(cmd, capture_output=True, text=True)
         if done.returncode not in (0, 9):  # 9: useradd, the user exists already
-            raise CribError(f"{shlex.join(cmd)} failed: {done.stderr.strip()}")
-    print(f"installed {args.unit}; crib-pi.service is enabled and started")
+            raise CribError(
+                _("{command} failed: {error}").format(
+                    command=shlex.join(cmd), error=done.stderr.strip()
+                )
+            )
+    print(_("installed {unit}; crib-pi.service is enabled and started").format(unit=args.unit))
     return 0

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from crib_pi.cards import Card
+from crib_pi.i18n import _
 
 
 def add_parser(sub: Any) -> None:
@@ -38,7 +39,11 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.images:
         print("\n".join(GUIDE))
-        print(f"Then: crib-pi learn-deck {args.profile} PHOTO1 PHOTO2 PHOTO3 PHOTO4")
+        print(
+            _("Then: crib-pi learn-deck {profile} PHOTO1 PHOTO2 PHOTO3 PHOTO4").format(
+                profile=args.profile
+            )
+        )
         return 0
     if args.expect:
         expected = [tuple(parse_cards(e.replace(",", " ").split())) for e in args.expect]
@@ -46,14 +51,20 @@ def run(args: argparse.Namespace) -> int:
         expected = list(DEFAULT_SHOTS)
     else:
         raise DeckProfileError(
-            f"{len(args.images)} photos: give 4 (one suit each) or --expect once per photo"
+            _("{count} photos: give 4 (one suit each) or --expect once per photo").format(
+                count=len(args.images)
+            )
         )
     if len(expected) != len(args.images):
         raise DeckProfileError(
-            f"{len(args.images)} photos but {len(expected)} --expect lists; give one per photo"
+            _("{count} photos but {lists} --expect lists; give one per photo").format(
+                count=len(args.images), lists=len(expected)
+            )
         )
     if args.profile.suffix.lower() != ".npz":  # never write a profile over a photo
-        raise DeckProfileError(f"PROFILE {args.profile}: give a .npz file name to write to")
+        raise DeckProfileError(
+            _("PROFILE {profile}: give a .npz file name to write to").format(profile=args.profile)
+        )
     check_output(args.profile, "PROFILE")
     images = [load_image(p) for p in args.images]
     recognizer = Recognizer()
@@ -63,16 +74,23 @@ def run(args: argparse.Namespace) -> int:
         args.name or args.profile.stem, images, expected, recognizer.classifier
     )
     for path, rep in zip(args.images, reports, strict=True):
-        line = f"{path}: found {len(rep.found)} of {len(rep.found) + len(rep.missing)}"
+        line = _("{path}: found {count} of {value}").format(
+            path=path, count=len(rep.found), value=len(rep.found) + len(rep.missing)
+        )
         if rep.missing:
             line += "; not found: " + " ".join(str(c) for c in rep.missing)
         print(line)
     if not profile.counts.any():
-        raise DeckProfileError("no expected card was found in the photos; no profile written")
+        raise DeckProfileError(_("no expected card was found in the photos; no profile written"))
     profile.save(args.profile)
     missing = sum(len(r.missing) for r in reports)
     print(
-        f"wrote {args.profile}" + (f" ({missing} cards not learnt; retake them)" if missing else "")
+        _("wrote {profile}").format(profile=args.profile)
+        + (
+            _(" ({missing} cards not learnt; retake them)").format(missing=missing)
+            if missing
+            else ""
+        )
     )
     return 0 if missing == 0 else 1
 
@@ -90,6 +108,8 @@ def check_labels(path: str, expected: tuple[Card, ...], seen: set[Card]) -> None
     if wrong and len(wrong) >= len(seen & set(expected)):
         shown = " ".join(str(c) for c in sorted(seen, key=lambda c: c.index))
         raise DeckProfileError(
-            f"{path}: expected {' '.join(map(str, expected))} but the photo shows {shown}; "
-            "check the photo and its --expect list (no profile written)"
+            _(
+                "{path}: expected {join} but the photo shows {shown}; check the photo "
+                "and its --expect list (no profile written)"
+            ).format(path=path, join=" ".join(map(str, expected)), shown=shown)
         )

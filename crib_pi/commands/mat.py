@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from crib_pi.errors import CribError
+from crib_pi.i18n import _
 
 
 def add_parser(sub: Any) -> None:
@@ -28,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(mat.to_json()))
     if args.out is None:
         if not args.json:
-            raise CribError("say where to write the mat with --out mat.pdf, or use --json")
+            raise CribError(_("say where to write the mat with --out mat.pdf, or use --json"))
         return 0
     image = mat.render()
     suffix = args.out.suffix.lower()
@@ -36,9 +37,13 @@ def run(args: argparse.Namespace) -> int:
         args.out.write_bytes(pdf_bytes(mat))
     elif suffix in (".png", ".jpg", ".jpeg"):
         if not cv2.imwrite(str(args.out), image):
-            raise CribError(f"could not write {args.out}")
+            raise CribError(_("could not write {out}").format(out=args.out))
     else:
-        raise CribError(f"--out {args.out}: the mat is written as .pdf or .png")
+        raise CribError(_("--out {out}: the mat is written as .pdf or .png").format(out=args.out))
     if not args.json:
-        print(f"wrote {args.out} ({args.players} players, A3 {WIDTH_MM} x {HEIGHT_MM} mm)")
+        print(
+            _("wrote {out} ({players} players, A3 {width} x {height} mm)").format(
+                out=args.out, players=args.players, width=WIDTH_MM, height=HEIGHT_MM
+            )
+        )
     return 0

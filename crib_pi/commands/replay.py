@@ -9,7 +9,9 @@ from typing import Any
 
 from crib_pi.cli import clip
 from crib_pi.errors import CribError
+from crib_pi.i18n import N_, _
 from crib_pi.records import replay_file
+from crib_pi.snapshot import said
 
 
 def add_parser(sub: Any) -> None:
@@ -47,25 +49,36 @@ def run(args: argparse.Namespace) -> int:
 
 def who_won(winner: int, scores: list[int], skunk: str, players: int) -> str:
     """'player 1 wins 121-85, a skunk' (a side of partners when four play): winner first."""
-    side = f"player {winner}" if players < 4 else f"players {winner} and {winner + 2}"
     order = [winner] + [i for i in range(len(scores)) if i != winner]
-    text = f"{side} {'win' if players == 4 else 'wins'} " + "-".join(str(scores[i]) for i in order)
-    names = {"skunk": "a skunk", "double": "a double skunk", "triple": "a triple skunk"}
-    return f"{text}, {names[skunk]}" if skunk in names else text
+    score = "-".join(str(scores[i]) for i in order)
+    if players < 4:
+        text = _("player {player} wins {score}").format(player=winner, score=score)
+    else:
+        text = _("players {player} and {partner} win {score}").format(
+            player=winner, partner=winner + 2, score=score
+        )
+    names = {"skunk": N_("a skunk"), "double": N_("a double skunk"), "triple": N_("a triple skunk")}
+    return _("{text}, {skunk}").format(text=text, skunk=_(names[skunk])) if skunk in names else text
 
 
 def _print_text(path: str, summary: dict[str, Any], players: int) -> None:
     print(f"== {path}")
     for e in summary["events"]:
         cards = " ".join(e["cards"])
-        print(
-            f"  line {e['line']:>3}  player {e['player']} pegs {e['points']:>2}"
-            f"  {e['text']}" + (f" ({cards})" if cards else "")
+        line = _("  line {line:>3}  player {player} pegs {points:>2}  {text}").format(
+            line=e["line"],
+            player=e["player"],
+            points=e["points"],
+            text=said(e["text"], e["points"]),
         )
+        print(line + (f" ({cards})" if cards else ""))
     for p in summary["problems"]:
-        print(f"  line {p['line']:>3}  problem: {p['problem']}")
+        print(
+            _("  line {line:>3}  problem: {problem}").format(line=p["line"], problem=p["problem"])
+        )
     for number, game in enumerate(summary["games"], start=1):
         won = who_won(game["winner"], game["scores"], game["skunk"], players)
-        print(f"  game {number}: {won}")
+        print(_("  game {number}: {won}").format(number=number, won=won))
     if summary["winner"] is None:
-        print(f"  unfinished: scores {' - '.join(map(str, summary['scores']))}")
+        scores = " - ".join(map(str, summary["scores"]))
+        print(_("  unfinished: scores {scores}").format(scores=scores))

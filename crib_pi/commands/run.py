@@ -31,6 +31,7 @@ from typing import Any
 
 from crib_pi.actions import GameOptions
 from crib_pi.errors import CribError
+from crib_pi.i18n import _
 
 
 def add_parser(sub: Any) -> None:
@@ -78,7 +79,9 @@ def _recognizer(problems: list[str]) -> Any:
     except Exception as exc:
         from crib_pi.session.pipeline import NoRecognizer
 
-        problems.append(f"card recognition is not available ({exc}); cards can be typed in")
+        problems.append(
+            _("card recognition is not available ({exc}); cards can be typed in").format(exc=exc)
+        )
         return NoRecognizer()
 
 
@@ -92,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         return _run(args)
     except Stopped as why:
-        print(f"crib-pi: stopped ({why})", file=sys.stderr)
+        print(_("crib-pi: stopped ({why})").format(why=why), file=sys.stderr)
         return 0
     finally:
         for sig, handler in handlers.items():  # as they were (the tests run it in-process)
@@ -150,7 +153,7 @@ def live(args: argparse.Namespace, devices: Any, config: Any) -> int:
         else:
             log = GameLog(store, batch=True)
     except StoreError as exc:
-        problems.append(f"{exc}; the game is kept in memory only")
+        problems.append(_("{exc}; the game is kept in memory only").format(exc=exc))
         log = GameLog(None)
     table = TableSession(options, log, Tracker(stable=config.session.stable))
     table.set_learn(config.session.learn, config.session.guided)
@@ -212,9 +215,11 @@ def demo(args: argparse.Namespace, devices: Any) -> int:
         os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
     )
     if not windowed and args.out.exists() and not args.out.is_dir():
-        raise CribError(f"--out {args.out}: not a folder (the demo writes board images there)")
+        raise CribError(
+            _("--out {out}: not a folder (the demo writes board images there)").format(out=args.out)
+        )
     options = GameOptions(players=2, target=61, dealer=0)
-    _, actions = random_game(options, seed=args.seed, known=False)
+    _game, actions = random_game(options, seed=args.seed, known=False)
     log = GameLog(None)
     if args.db:
         store = open_store(args.db)
@@ -223,16 +228,20 @@ def demo(args: argparse.Namespace, devices: Any) -> int:
         log = GameLog(store)
     table = TableSession(options, log, Tracker(stable=3))
     progress = _Progress(devices, windowed, table)
-    announcer = Announcer(devices.config.voice.language)  # the demo speaks when it is watched
+    announcer = Announcer(
+        devices.config.voice.spoken_language()
+    )  # the demo speaks when it is watched
     if windowed:
         devices.show(table.snapshot())  # the board at once, while the table is filmed
-    print("crib-pi: no camera found: playing the built-in demo game (two players, to 61)")
+    print(_("crib-pi: no camera found: playing the built-in demo game (two players, to 61)"))
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
-        print("crib-pi: filming the demo table (about 700 frames) ...", flush=True)
+        print(_("crib-pi: filming the demo table (about 700 frames) ..."), flush=True)
 
         def filmed() -> str:
-            return f"filming the demo table: {len(os.listdir(out / 'frames'))} frames so far"
+            return _("filming the demo table: {count} frames so far").format(
+                count=len(os.listdir(out / "frames"))
+            )
 
         def face(card: Any) -> Any:
             progress.tick(filmed, on_board=True)
@@ -250,12 +259,19 @@ def demo(args: argparse.Namespace, devices: Any) -> int:
         if not windowed:
             args.out.mkdir(parents=True, exist_ok=True)
         frames = sorted((out / "frames").iterdir())
-        print(f"crib-pi: playing the {len(frames)} frames through the recognition", flush=True)
+        print(
+            _("crib-pi: playing the {count} frames through the recognition").format(
+                count=len(frames)
+            ),
+            flush=True,
+        )
         number = 0
 
         def played() -> str:
             scores = " - ".join(map(str, table.game.scores))
-            return f"frame {number} of {len(frames)} read, scores {scores}"
+            return _("frame {number} of {count} read, scores {scores}").format(
+                number=number, count=len(frames), scores=scores
+            )
 
         for number, path in enumerate(frames):
             progress.tick(played)
@@ -285,9 +301,13 @@ def demo(args: argparse.Namespace, devices: Any) -> int:
     if not windowed:
         record = args.out / "demo-game.jsonl"
         record.write_text("\n".join(table.log.memory) + "\n", encoding="utf-8")
-        print(f"crib-pi: {images} board images and the game record are in {args.out}/")
+        print(
+            _("crib-pi: {images} board images and the game record are in {out}/").format(
+                images=images, out=args.out
+            )
+        )
     if args.db:
-        print(f"crib-pi: the game is stored in {args.db}")
+        print(_("crib-pi: the game is stored in {db}").format(db=args.db))
     print(f"crib-pi: {_result(summary)}")
     print(f"crib-pi: {players.report()}")
     return 0

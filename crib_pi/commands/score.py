@@ -8,6 +8,7 @@ from typing import Any
 
 from crib_pi.cards import Card, parse_cards
 from crib_pi.errors import IllegalActionError
+from crib_pi.i18n import _
 from crib_pi.scoring import Score, ScoreItem, score_hand, score_play
 
 
@@ -43,7 +44,9 @@ def run_score(args: argparse.Namespace) -> int:
     cards = parse_cards(args.cards)
     if len(cards) != 5:
         raise IllegalActionError(
-            f"score needs 5 cards (4 in hand, then the starter), not {len(cards)}"
+            _("score needs 5 cards (4 in hand, then the starter), not {count}").format(
+                count=len(cards)
+            )
         )
     hand, starter = cards[:4], cards[4]
     score: Score = score_hand(hand, starter, crib=args.crib)
@@ -62,11 +65,15 @@ def run_score(args: argparse.Namespace) -> int:
             )
         )
         return 0
-    what = "crib" if args.crib else "hand"
-    print(f"{what} {' '.join(map(str, hand))}, starter {starter}: {score.total}")
+    head = (
+        _("crib {cards}, starter {starter}: {total}")
+        if args.crib
+        else _("hand {cards}, starter {starter}: {total}")
+    )
+    print(head.format(cards=" ".join(map(str, hand)), starter=starter, total=score.total))
     for item in score.items:
         cards_said = " ".join(map(str, item.cards))
-        print(f"  {item.points:>2}  {item.name:<24} {cards_said}")
+        print(f"  {item.points:>2}  {_(item.name):<24} {cards_said}")
     print(f"  {score.spoken()}")
     return 0
 
@@ -78,7 +85,9 @@ def run_peg(args: argparse.Namespace) -> int:
     for card in cards:
         count = sum(c.value for c in pile) + card.value
         if count > 31:
-            raise IllegalActionError(f"{card} would make the count {count}")
+            raise IllegalActionError(
+                _("{card} would make the count {count}").format(card=card, count=count)
+            )
         pile.append(card)
         plays.append((card, count, score_play(pile)))
         if count == 31:
@@ -93,7 +102,9 @@ def run_peg(args: argparse.Namespace) -> int:
         print(json.dumps({"plays": out, "total": total}, ensure_ascii=False))
         return 0
     for card, count, score in plays:
-        said = ", ".join(f"{i.name} for {i.points}" for i in score.items)
+        said = _(", ").join(
+            _("{name} for {points}").format(name=_(i.name), points=i.points) for i in score.items
+        )
         print(f"{card!s:>3}  {count:>2}  {score.total:>2}  {said}")
-    print(f"total {total}")
+    print(_("total {total}").format(total=total))
     return 0

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from crib_pi.errors import CribError
+from crib_pi.i18n import _
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".webp"}
 
@@ -55,8 +56,12 @@ def read_presses(path: Path | None, players: int = 4) -> dict[int, list[dict[str
         try:
             line = _press_line(text, players)
         except (ValueError, KeyError, TypeError, RecursionError) as exc:
-            reason = exc if not isinstance(exc, KeyError) else f"no {exc} in the line"
-            raise CribError(f"{path}: line {number}: {reason}") from None
+            reason = (
+                exc if not isinstance(exc, KeyError) else _("no {exc} in the line").format(exc=exc)
+            )
+            raise CribError(
+                _("{path}: line {number}: {reason}").format(path=path, number=number, reason=reason)
+            ) from None
         out.setdefault(line["frame"], []).append(line)
     return out
 
@@ -64,11 +69,17 @@ def read_presses(path: Path | None, players: int = 4) -> dict[int, list[dict[str
 def _text_lines(path: Path, option: str) -> list[str]:
     """A text file's lines, or an error naming the option and file (folder, binary...)."""
     if path.is_dir():
-        raise CribError(f"{option} {path}: is a folder, not a file")
+        raise CribError(
+            _("{option} {path}: is a folder, not a file").format(option=option, path=path)
+        )
     try:
         return path.read_text(encoding="utf-8").splitlines()
     except UnicodeDecodeError as exc:
-        raise CribError(f"{option} {path}: not UTF-8 text (byte {exc.start})") from None
+        raise CribError(
+            _("{option} {path}: not UTF-8 text (byte {start})").format(
+                option=option, path=path, start=exc.start
+            )
+        ) from None
 
 
 def _press_line(text: str, players: int) -> dict[str, Any]:
@@ -76,24 +87,30 @@ def _press_line(text: str, players: int) -> dict[str, Any]:
 
     line = json.loads(text)
     if not isinstance(line, dict):
-        raise ValueError('not a JSON object like {"frame": 12, "button": "go"}')
+        raise ValueError(_('not a JSON object like {"frame": 12, "button": "go"}'))
     unknown = set(line) - {"frame", "button", "card", "player"}
     if unknown:
-        raise ValueError(f"unknown key {sorted(unknown)[0]!r}")
+        raise ValueError(_("unknown key {unknown!r}").format(unknown=sorted(unknown)[0]))
     frame = line["frame"]
     if not isinstance(frame, int) or isinstance(frame, bool) or frame < 0:
-        raise ValueError(f"frame {frame!r} is not a frame number (0 or more)")
+        raise ValueError(_("frame {frame!r} is not a frame number (0 or more)").format(frame=frame))
     if not ("button" in line) ^ ("card" in line):
-        raise ValueError("give either a button or a card")
+        raise ValueError(_("give either a button or a card"))
     if "button" in line and line["button"] not in ("go", "confirm", "undo"):
-        raise ValueError(f"unknown button {line['button']!r} (go, confirm or undo)")
+        raise ValueError(
+            _("unknown button {button!r} (go, confirm or undo)").format(button=line["button"])
+        )
     if "card" in line:
         Card.parse(line["card"])  # a CardNotationError names the card
     player = line.get("player")
     if player is not None and (
         not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < players
     ):
-        raise ValueError(f"player {player!r} is not a player number 0 to {players - 1}")
+        raise ValueError(
+            _("player {player!r} is not a player number 0 to {value}").format(
+                player=player, value=players - 1
+            )
+        )
     return dict(line)
 
 
@@ -111,14 +128,14 @@ def run(args: argparse.Namespace) -> int:
     from crib_pi.vision.image_file import load_image
 
     if not args.frames.is_dir():
-        raise CribError(f"--frames {args.frames}: not a folder of images")
+        raise CribError(_("--frames {frames}: not a folder of images").format(frames=args.frames))
     frames = sorted(p for p in args.frames.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
     if not frames:
-        raise CribError(f"--frames {args.frames}: no images in it")
+        raise CribError(_("--frames {frames}: no images in it").format(frames=args.frames))
     if args.stable is not None and not 1 <= args.stable <= 30:
-        raise CribError(f"--stable {args.stable}: give 1 to 30 frames")
+        raise CribError(_("--stable {stable}: give 1 to 30 frames").format(stable=args.stable))
     if args.dealer is not None and not 0 <= args.dealer < (args.players or 4):
-        raise CribError(f"--dealer {args.dealer}: not a player number")
+        raise CribError(_("--dealer {dealer}: not a player number").format(dealer=args.dealer))
     check_output(args.record, "--record")
     config = load_config(args.config)
     players = args.players or config.game.players
@@ -151,11 +168,13 @@ def run(args: argparse.Namespace) -> int:
         if record is not None:
             saved = store.session(record)
             assert saved is not None
-            _, position, state = saved
+            _record, position, state = saved
             start = position + 1
             print(
-                f"crib-pi session: resuming game record {record} from {args.db} after frame "
-                f"{position} ({len(frames) - start} frames to go)",
+                _(
+                    "crib-pi session: resuming game record {record} from "
+                    "{db} after frame {position} ({value} frames to go)"
+                ).format(record=record, db=args.db, position=position, value=len(frames) - start),
                 file=sys.stderr,
             )
             log = GameLog(store, record, store.lines(record), batch=True)
@@ -166,7 +185,9 @@ def run(args: argparse.Namespace) -> int:
     table = TableSession(options, log, Tracker(stable=stable))
     table.set_learn(config.session.learn, config.session.guided)
     if state is not None and not table.restore(state):
-        raise CribError(f"{args.db}: the saved session does not match its game record")
+        raise CribError(
+            _("{db}: the saved session does not match its game record").format(db=args.db)
+        )
     if args.db and state is None:
         log.commit((source, -1, table.state()))  # this record belongs to these frames
     recognizer: Recognizer
@@ -185,29 +206,45 @@ def run(args: argparse.Namespace) -> int:
             image = load_image(frames[number])
         except ImageReadError as exc:
             skipped.append(str(exc))
-            table.message = f"frame {frames[number].name} could not be read; skipped"
+            table.message = _("frame {name} could not be read; skipped").format(
+                name=frames[number].name
+            )
         else:
             for event in pipeline.process(image):
                 table.on_track(event)
         try:
             table.on_lines(presses.get(number, []))
         except CribError as exc:
-            raise CribError(f"{args.buttons}: frame {number}: {exc}") from None
+            raise CribError(
+                _("{buttons}: frame {number}: {exc}").format(
+                    buttons=args.buttons, number=number, exc=exc
+                )
+            ) from None
         log.commit((source, number, table.state()))
     for why in skipped[:5]:
-        print(f"crib-pi session: skipped a frame: {why}", file=sys.stderr)
+        print(_("crib-pi session: skipped a frame: {why}").format(why=why), file=sys.stderr)
     if len(skipped) > 5:
-        print(f"crib-pi session: ... {len(skipped)} frames skipped in all", file=sys.stderr)
+        print(
+            _("crib-pi session: ... {count} frames skipped in all").format(count=len(skipped)),
+            file=sys.stderr,
+        )
     try:
         args.record.write_text("\n".join(log.memory) + "\n", encoding="utf-8")
     except OSError as exc:
-        raise CribError(f"--record {args.record}: {exc.strerror or exc}") from None
+        raise CribError(
+            _("--record {record}: {value}").format(record=args.record, value=exc.strerror or exc)
+        ) from None
     summary = replay_lines(log.memory).summary()
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
     else:
-        print(f"{len(frames)} frames, {len(log.memory) - 1} actions written to {args.record}")
-        print(f"scores {' - '.join(map(str, summary['scores']))}, winner {summary['winner']}")
+        print(
+            _("{count} frames, {value} actions written to {record}").format(
+                count=len(frames), value=len(log.memory) - 1, record=args.record
+            )
+        )
+        scores = " - ".join(map(str, summary["scores"]))
+        print(_("scores {scores}, winner {winner}").format(scores=scores, winner=summary["winner"]))
     if log.problem:
         print(f"crib-pi session: {log.problem}", file=sys.stderr)
     return 0
@@ -216,12 +253,20 @@ def run(args: argparse.Namespace) -> int:
 def check_output(path: Path, option: str) -> None:
     """Before a long run: the output file can be written (its folder exists, it is a file)."""
     if path.is_dir():
-        raise CribError(f"{option} {path}: is a folder; give a file name")
+        raise CribError(
+            _("{option} {path}: is a folder; give a file name").format(option=option, path=path)
+        )
     folder = path.parent
     if not folder.is_dir():
-        raise CribError(f"{option} {path}: the folder {folder} does not exist")
+        raise CribError(
+            _("{option} {path}: the folder {folder} does not exist").format(
+                option=option, path=path, folder=folder
+            )
+        )
     if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise CribError(f"{option} {path}: cannot be written here")
+        raise CribError(
+            _("{option} {path}: cannot be written here").format(option=option, path=path)
+        )
 
 
 def _check_truth(path: Path) -> None:
@@ -234,7 +279,7 @@ def _check_truth(path: Path) -> None:
             if not isinstance(seen, list) or not all(
                 isinstance(i, dict) and isinstance(i.get("card"), str) for i in seen
             ):
-                raise ValueError("not a list of seen cards")
+                raise ValueError(_("not a list of seen cards"))
             for item in seen:
                 Card.parse(item["card"])
                 corners = item.get("corners")
@@ -248,6 +293,8 @@ def _check_truth(path: Path) -> None:
                         for p in corners
                     )
                 ):
-                    raise ValueError("each seen card needs four corners [x, y]")
+                    raise ValueError(_("each seen card needs four corners [x, y]"))
         except (ValueError, RecursionError) as exc:
-            raise CribError(f"--truth {path}: line {number}: {exc}") from None
+            raise CribError(
+                _("--truth {path}: line {number}: {exc}").format(path=path, number=number, exc=exc)
+            ) from None

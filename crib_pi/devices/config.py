@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from crib_pi.devices.errors import DeviceConfigError
+from crib_pi.i18n import _, current_language
 
 BACKENDS = ("pi", "desktop", "mock")
 LED_DRIVERS = ("auto", "ws281x", "pi5neo", "none")
@@ -67,7 +68,7 @@ class ButtonsConfig:
         for spec in self.buttons:
             if spec.name == name:
                 return spec
-        raise DeviceConfigError(f"no button named {name!r}")
+        raise DeviceConfigError(_("no button named {name!r}").format(name=name))
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,13 +127,17 @@ class CameraConfig:
 
 @dataclass(frozen=True, slots=True)
 class VoiceConfig:
-    """The spoken counts: on or off, ``volume`` 0 to 1, ``language`` ``en`` or ``fr``, ``speed``
-    in words a minute (espeak-ng's ``-s``)."""
+    """The spoken counts: on or off, ``volume`` 0 to 1, ``language`` ``en`` or ``fr`` (""
+    speaks the table's language), ``speed`` in words a minute (espeak-ng's ``-s``)."""
 
     enabled: bool = True
     volume: float = 0.7
-    language: str = "en"
+    language: str = ""
     speed: int = 160
+
+    def spoken_language(self) -> str:
+        """The language said aloud: the voice's own, else the table's (config, --lang, LANG)."""
+        return self.language or current_language()
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +157,11 @@ class DeviceConfig:
         _only_keys(data, ("backend", "buttons", "leds", "screen", "camera", "voice"), "devices")
         backend = _convert("devices.backend", data.get("backend", ""), "")
         if backend not in ("", *BACKENDS):
-            raise DeviceConfigError(f"devices.backend {backend!r} is not one of {BACKENDS}")
+            raise DeviceConfigError(
+                _("devices.backend {backend!r} is not one of {BACKENDS}").format(
+                    backend=backend, BACKENDS=BACKENDS
+                )
+            )
         config = cls(
             backend=backend,
             buttons=_buttons(_table(data, "buttons")),
@@ -180,21 +189,25 @@ def load_config(path: str | os.PathLike[str] | None = None) -> DeviceConfig:
         raise DeviceConfigError(f"{chosen}: {exc}") from exc
     except UnicodeDecodeError as exc:
         raise DeviceConfigError(
-            f"{chosen}: not UTF-8 text (byte {exc.start}), so not TOML"
+            _("{chosen}: not UTF-8 text (byte {start}), so not TOML").format(
+                chosen=chosen, start=exc.start
+            )
         ) from None
     except RecursionError:
-        raise DeviceConfigError(f"{chosen}: nested too deeply to be a configuration") from None
+        raise DeviceConfigError(
+            _("{chosen}: nested too deeply to be a configuration").format(chosen=chosen)
+        ) from None
     app_tables = ("game", "players", "session", "store")
     section = data.get("devices", {} if any(k in data for k in app_tables) else data)
     if not isinstance(section, Mapping):
-        raise DeviceConfigError(f"{chosen}: [devices] is not a table")
+        raise DeviceConfigError(_("{chosen}: [devices] is not a table").format(chosen=chosen))
     return DeviceConfig.from_mapping(section)
 
 
 def _table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     value = data.get(key, {})
     if not isinstance(value, Mapping):
-        raise DeviceConfigError(f"devices.{key} is not a table")
+        raise DeviceConfigError(_("devices.{key} is not a table").format(key=key))
     return value
 
 
@@ -202,7 +215,9 @@ def _only_keys(data: Mapping[str, Any], allowed: tuple[str, ...], where: str) ->
     for key in data:
         if key not in allowed:
             raise DeviceConfigError(
-                f"unknown setting {where}.{key} (known: {', '.join(sorted(allowed))})"
+                _("unknown setting {where}.{key} (known: {known})").format(
+                    where=where, key=key, known=", ".join(sorted(allowed))
+                )
             )
 
 
@@ -218,28 +233,38 @@ def _convert(key: str, value: Any, default: Any) -> Any:
     """Check ``value`` against the type of the default, converting lists to tuples."""
     if isinstance(default, bool):
         if not isinstance(value, bool):
-            raise DeviceConfigError(f"{key} = {value!r} is not true or false")
+            raise DeviceConfigError(
+                _("{key} = {value!r} is not true or false").format(key=key, value=value)
+            )
         return value
     if isinstance(default, int):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise DeviceConfigError(f"{key} = {value!r} is not a whole number")
+            raise DeviceConfigError(
+                _("{key} = {value!r} is not a whole number").format(key=key, value=value)
+            )
         return value
     if isinstance(default, float):
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise DeviceConfigError(f"{key} = {value!r} is not a number")
+            raise DeviceConfigError(
+                _("{key} = {value!r} is not a number").format(key=key, value=value)
+            )
         return float(value)
     if isinstance(default, str):
         if isinstance(value, int) and not isinstance(value, bool):
             return str(value)
         if not isinstance(value, str):
-            raise DeviceConfigError(f"{key} = {value!r} is not text")
+            raise DeviceConfigError(_("{key} = {value!r} is not text").format(key=key, value=value))
         return value
     if isinstance(default, tuple):
         if not isinstance(value, list | tuple):
-            raise DeviceConfigError(f"{key} = {value!r} is not a list")
+            raise DeviceConfigError(
+                _("{key} = {value!r} is not a list").format(key=key, value=value)
+            )
         sample = default[0] if default else 0
         return tuple(_convert(f"{key}[{i}]", v, sample) for i, v in enumerate(value))
-    raise DeviceConfigError(f"{key} cannot be set")  # pragma: no cover - no such field
+    raise DeviceConfigError(
+        _("{key} cannot be set").format(key=key)
+    )  # pragma: no cover - no such field
 
 
 _BUTTON_TIMINGS = ("debounce_s", "hold_s", "double_s", "repeat_s", "stuck_s")
@@ -257,12 +282,16 @@ def _buttons(data: Mapping[str, Any]) -> ButtonsConfig:
     for spec in defaults.buttons:
         given = data.get(spec.name, {})
         if not isinstance(given, Mapping):
-            raise DeviceConfigError(f"devices.buttons.{spec.name} is not a table")
+            raise DeviceConfigError(
+                _("devices.buttons.{name} is not a table").format(name=spec.name)
+            )
         where = f"devices.buttons.{spec.name}"
         _only_keys(given, ("pin", "keys", "double", "repeat"), where)
         pin = given.get("pin", spec.pin)
         if pin is not None and (isinstance(pin, bool) or not isinstance(pin, int)):
-            raise DeviceConfigError(f"{where}.pin = {pin!r} is not a GPIO number")
+            raise DeviceConfigError(
+                _("{where}.pin = {pin!r} is not a GPIO number").format(where=where, pin=pin)
+            )
         if pin == -1:  # TOML has no null: -1 says "not wired"
             pin = None
         keys = _convert(f"{where}.keys", given.get("keys", spec.keys), ("",))
@@ -276,41 +305,59 @@ def _check(config: DeviceConfig) -> None:
     b = config.buttons
     for name in _BUTTON_TIMINGS:
         if getattr(b, name) <= 0:
-            raise DeviceConfigError(f"devices.buttons.{name} must be more than 0 s")
+            raise DeviceConfigError(
+                _("devices.buttons.{name} must be more than 0 s").format(name=name)
+            )
     if b.stuck_s <= b.hold_s:
-        raise DeviceConfigError("devices.buttons.stuck_s must exceed hold_s")
+        raise DeviceConfigError(_("devices.buttons.stuck_s must exceed hold_s"))
     if b.hold_s <= b.debounce_s or b.double_s <= b.debounce_s:
-        raise DeviceConfigError("devices.buttons: hold_s and double_s must exceed debounce_s")
+        raise DeviceConfigError(_("devices.buttons: hold_s and double_s must exceed debounce_s"))
     pins = [s.pin for s in b.buttons if s.pin is not None]
     for pin in pins:
         if not 0 <= pin <= 27:
-            raise DeviceConfigError(f"GPIO {pin} is not a header GPIO (0 to 27)")
+            raise DeviceConfigError(_("GPIO {pin} is not a header GPIO (0 to 27)").format(pin=pin))
         if pins.count(pin) > 1:
-            raise DeviceConfigError(f"GPIO {pin} is given to two buttons")
+            raise DeviceConfigError(_("GPIO {pin} is given to two buttons").format(pin=pin))
     led = config.leds
     if led.driver not in LED_DRIVERS:
-        raise DeviceConfigError(f"devices.leds.driver {led.driver!r} is not one of {LED_DRIVERS}")
+        raise DeviceConfigError(
+            _("devices.leds.driver {driver!r} is not one of {LED_DRIVERS}").format(
+                driver=led.driver, LED_DRIVERS=LED_DRIVERS
+            )
+        )
     if led.pin in pins:
-        raise DeviceConfigError(f"GPIO {led.pin} is both the LED data line and a button")
+        raise DeviceConfigError(
+            _("GPIO {pin} is both the LED data line and a button").format(pin=led.pin)
+        )
     if not 0.0 < led.brightness <= 1.0:
-        raise DeviceConfigError("devices.leds.brightness must be above 0 and at most 1")
+        raise DeviceConfigError(_("devices.leds.brightness must be above 0 and at most 1"))
     if not 0.0 <= led.back_level < 1.0:
-        raise DeviceConfigError("devices.leds.back_level must be 0 or more and below 1")
+        raise DeviceConfigError(_("devices.leds.back_level must be 0 or more and below 1"))
     if led.max_amps <= 0 or led.ma_per_channel <= 0 or led.idle_ma_per_led < 0:
-        raise DeviceConfigError("devices.leds: max_amps and ma_per_channel must be above 0")
+        raise DeviceConfigError(_("devices.leds: max_amps and ma_per_channel must be above 0"))
     if not led.colours or any(not all(0 <= c <= 255 for c in rgb) for rgb in led.colours):
-        raise DeviceConfigError("devices.leds.colours must be [r, g, b] lists of 0 to 255")
+        raise DeviceConfigError(_("devices.leds.colours must be [r, g, b] lists of 0 to 255"))
     if any(len(rgb) != 3 for rgb in led.colours):
-        raise DeviceConfigError("devices.leds.colours must be [r, g, b] lists of three numbers")
+        raise DeviceConfigError(_("devices.leds.colours must be [r, g, b] lists of three numbers"))
     s = config.screen
     if len(s.size) != 2 or (s.size != (0, 0) and min(s.size) < 64):
-        raise DeviceConfigError(f"devices.screen.size {list(s.size)} is not [width, height]")
+        raise DeviceConfigError(
+            _("devices.screen.size {size} is not [width, height]").format(size=list(s.size))
+        )
     v = config.voice
     if not 0.0 <= v.volume <= 1.0:
-        raise DeviceConfigError(f"devices.voice.volume = {v.volume} must be 0 to 1")
-    if v.language not in VOICE_LANGUAGES:
         raise DeviceConfigError(
-            f"devices.voice.language {v.language!r} is not one of {VOICE_LANGUAGES}"
+            _("devices.voice.volume = {volume} must be 0 to 1").format(volume=v.volume)
+        )
+    if v.language and v.language not in VOICE_LANGUAGES:
+        raise DeviceConfigError(
+            _("devices.voice.language {language!r} is not one of {VOICE_LANGUAGES}").format(
+                language=v.language, VOICE_LANGUAGES=VOICE_LANGUAGES
+            )
         )
     if not 80 <= v.speed <= 450:
-        raise DeviceConfigError(f"devices.voice.speed = {v.speed} must be 80 to 450 words a minute")
+        raise DeviceConfigError(
+            _("devices.voice.speed = {speed} must be 80 to 450 words a minute").format(
+                speed=v.speed
+            )
+        )

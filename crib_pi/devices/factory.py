@@ -24,6 +24,7 @@ from crib_pi.devices.led_layout import LedLayout
 from crib_pi.devices.report import DeviceProblem, Reporter
 from crib_pi.devices.screens import Hint, MockScreen, NullScreen, Screen
 from crib_pi.devices.strips import LedStrip, MockStrip, NullStrip
+from crib_pi.i18n import N_
 from crib_pi.snapshot import BoardSnapshot
 from crib_pi.voice.speakers import MockSpeaker, Speaker
 from crib_pi.voice.speech import NullVoice, Voice, VoiceLike
@@ -159,10 +160,10 @@ def _mock(config: DeviceConfig, clock: Clock, reporter: Reporter) -> Devices:
 
 
 def _hints(config: DeviceConfig, keys: bool) -> tuple[Hint, ...]:
-    meanings = {
-        "go": "go · hold: voice",
-        "confirm": "ok · hold: learn",
-        "undo": "undo · hold: more",
+    meanings = {  # English messages, translated where the screen draws them
+        "go": N_("go · hold: voice"),
+        "confirm": N_("ok · hold: learn"),
+        "undo": N_("undo · hold: more"),
     }
     hints = []
     for name, meaning in meanings.items():
@@ -228,7 +229,7 @@ def _voice(config: DeviceConfig, speaker: Speaker, reporter: Reporter) -> Voice:
     v = config.voice
     return Voice(
         speaker,
-        language=v.language,
+        language=v.spoken_language(),
         volume=v.volume,
         enabled=v.enabled,
         reporter=reporter,

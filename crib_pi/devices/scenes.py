@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from crib_pi.cards import Card, parse_cards
+from crib_pi.i18n import N_, _
+from crib_pi.scoring import FIFTEEN, PAIR_NAMES, ScoreItem, spoken
 from crib_pi.snapshot import BoardSnapshot, ScoreEvent, SideSnapshot
 
 if TYPE_CHECKING:
@@ -38,7 +40,9 @@ def pegs_snapshot(pegs: list[tuple[int, int]], players: int, target: int = 121) 
         starter=None,
         last_events=(),
         last_text="",
-        prompt="board check: " + ", ".join(f"{s.name} {s.front}/{s.back}" for s in snapshot_sides),
+        prompt=_("board check: {pegs}").format(
+            pegs=", ".join(f"{s.name} {s.front}/{s.back}" for s in snapshot_sides)
+        ),
         winner=won[0] if won else None,
         skunk=_skunk(snapshot_sides, won[0]) if won else "",
         skunk_lines=SKUNK_LINES,
@@ -53,8 +57,12 @@ def _skunk(sides: tuple[SideSnapshot, ...], winner: int) -> str:
 
 def _names(players: int, sides: int) -> list[str]:
     if players == sides:
-        return [f"Player {i + 1}" for i in range(sides)]
+        return [_("Player {number}").format(number=i + 1) for i in range(sides)]
     return [" & ".join(f"P{p + 1}" for p in range(i, players, sides)) for i in range(sides)]
+
+
+def _items(events: tuple[ScoreEvent, ...]) -> tuple[ScoreItem, ...]:
+    return tuple(ScoreItem(e.reason, e.points, e.cards, e.text) for e in events)
 
 
 def _two(front_a: int, back_a: int, front_b: int, back_b: int) -> tuple[SideSnapshot, ...]:
@@ -69,7 +77,7 @@ def start() -> BoardSnapshot:
     return BoardSnapshot(
         players=2, target=121, sides=_two(0, 0, 0, 0), dealer=0, phase="deal", turn=None,
         count=0, pile=(), starter=None, last_events=(), last_text="",
-        prompt="Alice deals: six cards each, then two to the crib", winner=None, skunk="",
+        prompt=_("Alice deals: six cards each, then two to the crib"), winner=None, skunk="",
         skunk_lines=SKUNK_LINES,
     )  # fmt: skip
 
@@ -78,27 +86,27 @@ def skunk_threat() -> BoardSnapshot:
     """Late game: Alice on 104, Bob still below the skunk line on 78."""
     cards = parse_cards(["5H", "5S", "JD", "4C"])
     events = (
-        ScoreEvent(0, 0, 2, "fifteen", "fifteen two", cards[:2], "show"),
-        ScoreEvent(0, 0, 2, "fifteen", "fifteen four", (cards[0], cards[2]), "show"),
-        ScoreEvent(0, 0, 2, "fifteen", "fifteen six", (cards[1], cards[2]), "show"),
-        ScoreEvent(0, 0, 2, "pair", "and a pair is eight", cards[:2], "show"),
+        ScoreEvent(0, 0, 2, "fifteen", FIFTEEN, cards[:2], "show"),
+        ScoreEvent(0, 0, 2, "fifteen", FIFTEEN, (cards[0], cards[2]), "show"),
+        ScoreEvent(0, 0, 2, "fifteen", FIFTEEN, (cards[1], cards[2]), "show"),
+        ScoreEvent(0, 0, 2, "pair", PAIR_NAMES[2], cards[:2], "show"),
     )
     return BoardSnapshot(
         players=2, target=121, sides=_two(104, 96, 78, 71), dealer=1, phase="show", turn=None,
         count=0, pile=(), starter=cards[3], last_events=events,
-        last_text="fifteen two, fifteen four, fifteen six and a pair is eight",
-        prompt="Bob: count your hand", winner=None, skunk="", skunk_lines=SKUNK_LINES,
+        last_text=spoken(_items(events)),
+        prompt=_("Bob: count your hand"), winner=None, skunk="", skunk_lines=SKUNK_LINES,
     )  # fmt: skip
 
 
 def pegging() -> BoardSnapshot:
     """Pegging: 7, 8 makes fifteen, then another 8 for a pair: count 23."""
     pile = parse_cards(["7C", "8D", "8S"])
-    events = (ScoreEvent(0, 0, 2, "pair", "a pair for two", pile[1:], "play"),)
+    events = (ScoreEvent(0, 0, 2, "pair", N_("a pair for two"), pile[1:], "play"),)
     return BoardSnapshot(
         players=2, target=121, sides=_two(47, 45, 52, 50), dealer=1, phase="play", turn=1,
         count=23, pile=pile, starter=parse_cards(["QH"])[0], last_events=events,
-        last_text="twenty-three for two: a pair", prompt="Bob to play or say go",
+        last_text=_("twenty-three for two: a pair"), prompt=_("Bob to play or say go"),
         winner=None, skunk="", skunk_lines=SKUNK_LINES,
     )  # fmt: skip
 
@@ -107,28 +115,30 @@ def muggins() -> BoardSnapshot:
     """Bob claimed 6 for a hand worth 8: Alice takes the 2 he missed."""
     hand = parse_cards(["6H", "7H", "8C", "9S"])
     events = (
-        ScoreEvent(1, 1, 6, "hand", "Bob claims six", hand, "claim"),
-        ScoreEvent(0, 0, 2, "muggins", "muggins: fifteen two missed", hand[1:3], "claim"),
+        ScoreEvent(1, 1, 6, "hand", N_("the hand as counted"), hand, "claim"),
+        ScoreEvent(0, 0, 2, "muggins", N_("muggins"), hand[1:3], "claim"),
     )
     return BoardSnapshot(
         players=2, target=121, sides=_two(68, 66, 63, 57), dealer=0, phase="claim", turn=None,
         count=0, pile=(), starter=parse_cards(["KD"])[0], last_events=events,
-        last_text="Bob claimed six; the hand is worth eight",
-        prompt="Alice: confirm muggins or undo", winner=None, skunk="",
+        last_text=_("Bob claimed six; the hand is worth eight"),
+        prompt=_("Alice: confirm muggins or undo"), winner=None, skunk="",
         skunk_lines=SKUNK_LINES,
-        flags=("Muggins! Bob missed fifteen two (7H 8C): 2 to Alice",),
+        flags=(_("Muggins! Bob missed fifteen two (7H 8C): 2 to Alice"),),
     )  # fmt: skip
 
 
 def win() -> BoardSnapshot:
     """Alice pegs out at 121 while Bob is on 85: a skunk."""
     events = (
-        ScoreEvent(0, 0, 3, "run", "a run of three", parse_cards(["9C", "10D", "JH"]), "play"),
+        ScoreEvent(
+            0, 0, 3, "run", N_("a run of three for three"), parse_cards(["9C", "10D", "JH"]), "play"
+        ),
     )
     return BoardSnapshot(
         players=2, target=121, sides=_two(121, 118, 85, 79), dealer=1, phase="over", turn=None,
-        count=0, pile=(), starter=None, last_events=events, last_text="a run of three, and out",
-        prompt="Confirm for a new game", winner=0, skunk="skunk", skunk_lines=SKUNK_LINES,
+        count=0, pile=(), starter=None, last_events=events, last_text=_("a run of three, and out"),
+        prompt=_("Confirm for a new game"), winner=0, skunk="skunk", skunk_lines=SKUNK_LINES,
     )  # fmt: skip
 
 

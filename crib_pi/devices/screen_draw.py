@@ -18,9 +18,10 @@ from crib_pi.devices.screen_panels import (
     draw_win,
 )
 from crib_pi.devices.screens import Hint
+from crib_pi.i18n import N_
 from crib_pi.snapshot import BoardSnapshot
 
-DEFAULT_HINTS: tuple[Hint, ...] = (("Go", "go"), ("Confirm", "ok"), ("Undo", "undo"))
+DEFAULT_HINTS: tuple[Hint, ...] = (("Go", N_("go")), ("Confirm", N_("ok")), ("Undo", N_("undo")))
 
 
 def draw(

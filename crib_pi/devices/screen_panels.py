@@ -12,15 +12,15 @@ from crib_pi.devices import screen_style as st
 from crib_pi.devices.screen_layout import Box
 from crib_pi.devices.screens import Hint
 from crib_pi.devices.snapshot_view import dealer_side, leader, skunk_threatened, winning_side
-from crib_pi.i18n import _
+from crib_pi.i18n import N_, _
 from crib_pi.snapshot import BoardSnapshot
 
 PHASE_TITLES = {
-    "cut_for_deal": "CUT FOR DEAL",
-    "deal": "DEAL",
-    "show": "SHOW",
-    "claim": "CLAIM",
-    "over": "GAME OVER",
+    "cut_for_deal": N_("CUT FOR DEAL"),
+    "deal": N_("DEAL"),
+    "show": N_("SHOW"),
+    "claim": N_("CLAIM"),
+    "over": N_("GAME OVER"),
 }
 
 
@@ -70,22 +70,27 @@ def draw_scores(surface: pygame.Surface, box: Box, snapshot: BoardSnapshot, unit
         y = card.y + pad // 2 + name_size + unit // 2
         lines: list[tuple[str, st.RGB]] = []
         if side.front != side.back and side.front > 0:
-            lines.append((f"+{side.front - side.back} from {side.back}", st.DIM))
+            lines.append(
+                (
+                    _("+{value} from {back}").format(value=side.front - side.back, back=side.back),
+                    st.DIM,
+                )
+            )
         if dealt == i:
             who = (
-                f"P{snapshot.dealer + 1} deals · crib"
+                _("P{player} deals · crib").format(player=snapshot.dealer + 1)
                 if snapshot.dealer is not None and len(side.players) > 1
-                else "dealer · crib"
+                else _("dealer · crib")
             )
             lines.append((who, st.GOLD))
         if won == i:
-            lines.append(("WINS" + _skunk_words(snapshot.skunk, " · "), st.GOLD))
+            lines.append((_("WINS") + _skunk_words(snapshot.skunk, " · "), st.GOLD))
         elif ahead == i:
-            lines.append((f"leads by {by}", st.TEXT))
+            lines.append((_("leads by {by}").format(by=by), st.TEXT))
         if i in threatened:
-            lines.append(("skunk threat", st.shade(st.SKUNK, 1.3)))
+            lines.append((_("skunk threat"), st.shade(st.SKUNK, 1.3)))
         if side.games_won:
-            lines.append((f"games {side.games_won}", st.DIM))
+            lines.append((_("games {won}").format(won=side.games_won), st.DIM))
         for words, tint in lines:
             if y + small > card.bottom - unit:
                 break
@@ -119,7 +124,7 @@ def draw_play(surface: pygame.Surface, box: Box, snapshot: BoardSnapshot, unit: 
     card_w = int(card_h * 0.7)
     right = box.right - pad - (card_w + pad if snapshot.starter else 0)
     if snapshot.phase == "play":
-        title = "COUNT"
+        title = _("COUNT")
         st.text(
             surface,
             str(snapshot.count),
@@ -133,7 +138,7 @@ def draw_play(surface: pygame.Surface, box: Box, snapshot: BoardSnapshot, unit: 
             name = who.name if len(who.players) == 1 else f"P{snapshot.turn + 1}"
             st.text(
                 surface,
-                f"{name} to play",
+                _("{name} to play").format(name=name),
                 label,
                 st.side_colour(side),
                 (box.x + pad, box.bottom - pad // 2),
@@ -143,15 +148,17 @@ def draw_play(surface: pygame.Surface, box: Box, snapshot: BoardSnapshot, unit: 
         x = box.x + pad + int(box.w * 0.32)
         cards = list(snapshot.pile)
         if not cards:
-            st.text(surface, "no cards played", label, st.DIM, (x, box.y + box.h // 2), "midleft")
+            st.text(
+                surface, _("no cards played"), label, st.DIM, (x, box.y + box.h // 2), "midleft"
+            )
     else:
-        title = PHASE_TITLES.get(snapshot.phase, snapshot.phase.upper())
+        title = _(PHASE_TITLES.get(snapshot.phase, snapshot.phase.upper()))
         x = box.x + pad
         cards = _cards_scored(snapshot)
         if cards:
-            title += ": CARDS SCORED"
+            title = _("{title}: CARDS SCORED").format(title=title)
         else:
-            st.text(surface, "no cards yet", label, st.DIM, (x, box.y + box.h // 2), "midleft")
+            st.text(surface, _("no cards yet"), label, st.DIM, (x, box.y + box.h // 2), "midleft")
     _card_row(surface, cards, x, right, box.y + (box.h - card_h) // 2 + label // 3, card_w, unit)
     st.text(surface, title, label, st.DIM, (box.x + pad, box.y + pad // 2))
     if snapshot.starter is not None:
@@ -159,7 +166,7 @@ def draw_play(surface: pygame.Surface, box: Box, snapshot: BoardSnapshot, unit: 
         sy = box.y + (box.h - card_h) // 2 + label // 3
         st.text(
             surface,
-            "starter",
+            _("starter"),
             max(10, label * 3 // 4),
             st.DIM,
             (sx + card_w // 2, sy - 2),
@@ -198,9 +205,9 @@ def draw_event(surface: pygame.Surface, box: Box, snapshot: BoardSnapshot, unit:
     st.panel(surface, box)
     pad = unit * 2
     label = max(15, box.h // 7)
-    st.text(surface, "LAST SCORE", label, st.DIM, (box.x + pad, box.y + pad // 2))
+    st.text(surface, _("LAST SCORE"), label, st.DIM, (box.x + pad, box.y + pad // 2))
     y = box.y + pad // 2 + label + unit // 2
-    words = snapshot.last_text or "nothing scored yet"
+    words = snapshot.last_text or _("nothing scored yet")
     size = max(18, box.h // 6)
     for line in st.wrap(words, size, box.w - 2 * pad)[:2]:
         st.text(surface, line, size, st.TEXT if snapshot.last_text else st.DIM, (box.x + pad, y))
@@ -214,7 +221,7 @@ def draw_event(surface: pygame.Surface, box: Box, snapshot: BoardSnapshot, unit:
     for n, event in enumerate(events[: per_column * columns]):
         column, row = divmod(n, per_column)
         cards = " ".join(str(c) for c in event.cards)
-        line = f"+{event.points} {event.text or event.reason}" + (f"  {cards}" if cards else "")
+        line = f"+{event.points} {event.said()}" + (f"  {cards}" if cards else "")
         at = (box.x + pad + column * col_w, y + row * (item + 2))
         st.text(surface, line, item, st.side_colour(event.side), at, max_w=col_w - unit)
 
@@ -279,7 +286,7 @@ def draw_prompt(
     chip_size = max(12, int(size * 0.68))
     x = box.right
     for button, meaning in reversed(hints):
-        words = f"{button}: {meaning}"
+        words = f"{button}: {_(meaning)}"
         w = st.font(chip_size).size(words)[0] + unit * 3
         x -= w
         chip = Box(x, box.y + box.h // 8, w, box.h * 3 // 4)
@@ -313,7 +320,7 @@ def draw_win(surface: pygame.Surface, box: Box, snapshot: BoardSnapshot) -> None
     centre = box.x + box.w // 2
     st.text(
         surface,
-        f"{winner.name} wins!",
+        _("{name} wins!").format(name=winner.name),
         int(box.h * 0.3),
         st.side_colour(won),
         (centre, box.y + int(box.h * 0.38)),
@@ -336,4 +343,5 @@ def _skunk_words(skunk: str, joiner: str) -> str:
     """How the win is said: nothing for a plain win, else "skunk", "double skunk", ..."""
     if skunk in ("", "none"):
         return ""
-    return joiner + (skunk if skunk == "skunk" else f"{skunk} skunk")
+    words = {"skunk": N_("skunk"), "double": N_("double skunk"), "triple": N_("triple skunk")}
+    return joiner + _(words.get(skunk, skunk))

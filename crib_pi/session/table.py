@@ -101,29 +101,42 @@ class Question:
 
     def choice_text(self) -> str:
         if not self.actions:
-            return f"{self.text} (Undo: take it back)"
+            return _("{text} (Undo: take it back)").format(text=self.text)
         action = self.actions[self.index]
         what = _describe(action)
-        more = ", Go: next choice" if len(self.actions) > 1 else ""
-        return f"{self.text} Confirm: {what}{more}, Undo: neither"
+        more = _(", Go: next choice") if len(self.actions) > 1 else ""
+        return _("{text} Confirm: {what}{more}, Undo: neither").format(
+            text=self.text, what=what, more=more
+        )
 
 
 def _describe(action: Action) -> str:
     if isinstance(action, Play):
-        return f"player {action.player} plays {action.card}"
+        return _("player {player} plays {card}").format(player=action.player, card=action.card)
     if isinstance(action, Cut):
-        return f"the starter is {action.card}"
+        return _("the starter is {card}").format(card=action.card)
     if isinstance(action, Crib) and len(action.cards) == 1:
-        return f"{action.cards[0]} is in the crib"
+        return _("{cards} is in the crib").format(cards=action.cards[0])
     return type(action).__name__.lower()
+
+
+def zone_words(zone: str) -> str:
+    """A zone of the mat (``starter``, ``crib``, ``player 1``) as the table names it."""
+    if zone == "starter":
+        return _("the starter")
+    if zone == "crib":
+        return _("the crib")
+    if zone.startswith("player "):
+        return _("player {player}").format(player=zone.split()[1])
+    return zone
 
 
 def _place_text(zone: str) -> str:
     if zone == "starter":
-        return "the starter"
+        return _("the starter")
     if zone == "crib":
-        return "in the crib"
-    return f"{zone}'s card this deal"
+        return _("in the crib")
+    return _("{zone}'s card this deal").format(zone=zone_words(zone))
 
 
 @dataclass
@@ -167,9 +180,15 @@ class TableSession:
         o = self.options
         if guide is not None and (o.players, o.dealer, o.muggins) != (2, 0, False):
             raise CribError(
-                f"guided hand {guided} is for 2 players, player 0 dealing, muggins off; "
-                f"this table has {o.players} players, dealer {o.dealer}, "
-                f"muggins {'on' if o.muggins else 'off'}"
+                _(
+                    "guided hand {n} is for 2 players, player 0 dealing, muggins off; this "
+                    "table has {players} players, dealer {dealer}, muggins {muggins}"
+                ).format(
+                    n=guided,
+                    players=o.players,
+                    dealer=o.dealer,
+                    muggins=_("on") if o.muggins else _("off"),
+                )
             )
         self.learn = LearnMode(self.options.players, guide)
 
@@ -284,7 +303,7 @@ class TableSession:
         elif isinstance(event, CardUnsure):
             self._unsure(event)
         elif isinstance(event, MatCleared) and self.waiting_for_next_deal:
-            self.message = "the mat is clear: Confirm starts the next deal"
+            self.message = _("the mat is clear: Confirm starts the next deal")
         elif isinstance(event, MatCleared) and self.crib_cards:
             self._crib_interrupted()  # part of the crib was read, and now the mat is clear
 
@@ -329,7 +348,7 @@ class TableSession:
             self._muggins(press.player)
         elif self.muggins_open and press.button == "confirm":
             self.muggins_open = False
-            self.message = "no muggins"
+            self.message = _("no muggins")
             self._after()
         elif g.phase == "play" and press.button == "go":
             player = press.player if press.player is not None else g.turn
@@ -342,7 +361,7 @@ class TableSession:
             if self.learn is not None:
                 self.learn.new_deal()
                 self.learn.next_deal()
-            self.message = "new deal: turn the starter on its spot"
+            self.message = _("new deal: turn the starter on its spot")
         elif press.button == "confirm":
             self._crib_interrupted()  # the crib is not settled: no next deal yet
 
@@ -354,14 +373,16 @@ class TableSession:
         if self.question is not None:
             prompt = self.question.choice_text()
         elif self.game.phase == "claim":
-            prompt = f"{prompt}: {self.claim} (Go +1, Undo -1, Confirm to peg)"
+            prompt = _("{prompt}: {claim} (Go +1, Undo -1, Confirm to peg)").format(
+                prompt=prompt, claim=self.claim
+            )
         elif self.muggins_open:
-            prompt = "muggins? an opponent's Go takes the missed points, Confirm lets it go"
+            prompt = _("muggins? an opponent's Go takes the missed points, Confirm lets it go")
         elif self.waiting_for_next_deal:
-            prompt = "clear the mat, then Confirm starts the next deal"
+            prompt = _("clear the mat, then Confirm starts the next deal")
         elif self.game.crib_next and self.crib_cards:
             have = cards_text(tuple(self.crib_cards))
-            prompt = f"the crib so far: {have}; lay or type its missing card"
+            prompt = _("the crib so far: {have}; lay or type its missing card").format(have=have)
         flags = snap.flags + ((self.log.problem,) if self.log.problem else ())
         text = self.message or snap.last_text
         learn = self.learn.lines(self.game) if self.learn is not None else ()
@@ -411,14 +432,20 @@ class TableSession:
     def _laid(self, card: Card, zone: str) -> None:
         if self.waiting_for_next_deal:
             self.tracker.ignore(card)
-            self.message = f"{card} ignored: Confirm starts the next deal"
+            self.message = _("{card} ignored: Confirm starts the next deal").format(card=card)
             return
         g = self.game
         where = self._placed().get(card)
         if where == zone:
             return  # the card seen again where it lies (the starter on its spot, a played card)
         if where is not None:
-            self._doubt(card, zone, f"{card} read in {zone}, but it is {_place_text(where)}.")
+            self._doubt(
+                card,
+                zone,
+                _("{card} read in {zone}, but it is {place}.").format(
+                    card=card, zone=zone_words(zone), place=_place_text(where)
+                ),
+            )
             return
         player = int(zone.split()[1]) if zone.startswith("player") else None
         if zone != "starter" and self._practice(card, zone):
@@ -438,8 +465,10 @@ class TableSession:
         elif g.phase == "play" and player is not None:
             self._play(player, card)
         elif zone == "crib" and self.crib_interrupted:
-            have = cards_text(tuple(self.crib_cards)) or "nothing"
-            text = f"is {card} the crib's missing card? (the crib so far: {have})"
+            have = cards_text(tuple(self.crib_cards)) or _("nothing")
+            text = _("is {card} the crib's missing card? (the crib so far: {have})").format(
+                card=card, have=have
+            )
             self._ask(text, [Crib((card,))], zone, card)
         elif zone == "crib" and g.phase in ("show", "claim"):
             self._add_to_crib(card)  # counted once the hands are (turned up early if need be)
@@ -447,7 +476,9 @@ class TableSession:
             return  # the crib laid face down
         else:
             self.tracker.ignore(card)
-            self.message = f"{card} in {zone} not scored now: {g.snapshot().prompt}"
+            self.message = _("{card} in {zone} not scored now: {prompt}").format(
+                card=card, zone=zone_words(zone), prompt=g.snapshot().prompt
+            )
             self._crib_interrupted()
 
     def _placed(self) -> dict[Card, str]:
@@ -488,7 +519,7 @@ class TableSession:
         if actions:
             self.question = Question(text, actions, zone, seen)
             return
-        self.message = f"{text} Not scored."
+        self.message = _("{text} Not scored.").format(text=text)
         if seen is not None:
             self.notices += 1
             self._set_aside(seen, zone)
@@ -527,15 +558,17 @@ class TableSession:
             if self.question is not None:
                 return
         have = cards_text(tuple(self.crib_cards))
-        what = f"the crib has only {have}" if have else "the crib has not been read"
-        self.message = (
-            f"{what}: lay its missing card on the crib spot or type it in; "
-            "the next deal waits for it"
+        what = (
+            _("the crib has only {have}").format(have=have)
+            if have
+            else _("the crib has not been read")
         )
+        lay = _("{what}: lay its missing card on the crib spot or type it in; the next deal waits")
+        self.message = lay.format(what=what)
 
     def _ask_unclear_crib(self) -> None:
         names = cards_text(self.crib_unclear)
-        text = f"a crib card is unclear ({names})."
+        text = _("a crib card is unclear ({names}).").format(names=names)
         self._ask(text, self._choices(self.crib_unclear, "crib"), "crib", None)
         self.crib_unclear = ()
 
@@ -550,20 +583,27 @@ class TableSession:
             reason = str(exc)
         turn = g.turn
         if turn is not None and turn != player and g.can(Play(turn, card)):
-            text = f"{card} in player {player}'s place: {reason}."
+            text = _("{card} in player {player}'s place: {reason}.").format(
+                card=card, player=player, reason=reason
+            )
             self._ask(text, [Play(turn, card)], f"player {player}", card)
         else:
-            self._ask(f"{card} in player {player}'s place: {reason}.", [], f"player {player}", card)
+            text = _("{card} in player {player}'s place: {reason}.").format(
+                card=card, player=player, reason=reason
+            )
+            self._ask(text, [], f"player {player}", card)
 
     def _unsure(self, event: CardUnsure) -> None:
         g = self.game
         zone = event.zone
-        names = cards_text(event.candidates) or "no guess"
-        how = "read two ways" if event.flipped else "unclear"
-        text = f"a card in {zone} is {how} ({names})."
+        names = cards_text(event.candidates) or _("no guess")
+        how = _("read two ways") if event.flipped else _("unclear")
+        text = _("a card in {zone} is {how} ({names}).").format(
+            zone=zone_words(zone), how=how, names=names
+        )
         if zone == "crib" and not g.crib_next and g.phase in ("play", "show", "claim"):
             self.crib_unclear = event.candidates  # asked when the crib is counted
-            self.message = f"{text} Asked when the crib is counted."
+            self.message = _("{text} Asked when the crib is counted.").format(text=text)
             return
         self._ask(text, self._choices(event.candidates, zone), zone, None)
         if self.question is not None and event.flipped:
@@ -581,7 +621,7 @@ class TableSession:
         if press.button == "undo":
             if q.seen is not None:
                 self._set_aside(q.seen, q.zone)
-            self.message = "taken back: lay the card again or type it in"
+            self.message = _("taken back: lay the card again or type it in")
             return
         if press.button == "confirm" and q.actions:
             action = q.actions[q.index]
@@ -597,7 +637,7 @@ class TableSession:
     def _undo(self) -> None:
         g = self.game
         if not g.records:
-            self.message = "nothing to undo"
+            self.message = _("nothing to undo")
             return
         last = g.records[-1].action
         while isinstance(last, Show) and len(g.records) > 1:
@@ -613,7 +653,7 @@ class TableSession:
                 self.tracker.ignore(c)
         self.waiting_for_next_deal = False
         self.muggins_open = False
-        self.message = f"undone: {_describe(last)}"
+        self.message = _("undone: {what}").format(what=_describe(last))
 
     def _claim_button(self, press: Press) -> None:
         if press.button == "go":

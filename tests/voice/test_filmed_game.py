@@ -1,5 +1,6 @@
 """A whole filmed game said aloud by the mock voice: one sentence per scoring record, in
-order, none dropped, none overlapping; in English and in French (no English left)."""
+order, none dropped, none overlapping; in English and in French (no English left, on the
+screen either: every text the screen draws is recorded as the game goes)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ import pytest
 
 from crib_pi.actions import Claim, Crib, Cut, GameOptions, Go, Muggins, Play, Show
 from crib_pi.commands.session import read_presses
+from crib_pi.devices import screen_style
+from crib_pi.devices.screen_draw import render
 from crib_pi.game import Record
+from crib_pi.i18n import in_language
 from crib_pi.mat import Mat
 from crib_pi.session.faces import plain_face
 from crib_pi.session.filmstrip import TruthReader, film
@@ -19,6 +23,7 @@ from crib_pi.session.pipeline import FramePipeline
 from crib_pi.session.table import TableSession
 from crib_pi.session.tracker import Tracker
 from crib_pi.simulate import random_game
+from crib_pi.snapshot import BoardSnapshot
 from crib_pi.store import GameLog
 from crib_pi.voice.speakers import MockSpeaker
 from crib_pi.voice.speech import Voice
@@ -48,11 +53,43 @@ def expected_kinds(record: Record) -> list[str]:
     return kinds
 
 
+#: Words of the French sentences that must never reach an English table.
+FRENCH = re.compile(r"\b(le|la|joueur|crèche|retourne|quinze|paire|suite|gagne|pour|et|donne)\b")
+
+
 def play_aloud(
-    options: GameOptions, out: Path, language: str, seconds: float
+    options: GameOptions,
+    out: Path,
+    language: str,
+    seconds: float,
+    screen: list[str] | None = None,
 ) -> tuple[TableSession, MockSpeaker, list[str]]:
     """Play the film back frame by frame, handing the voice what is new after each frame as
-    the main loop does; a frame is a tenth of a second at the table, so the voice keeps up."""
+    the main loop does; a frame is a tenth of a second at the table, so the voice keeps up.
+    With ``screen``, each new board is drawn and the texts drawn on it are added there."""
+    with in_language(language):
+        return _play_aloud(options, out, language, seconds, screen)
+
+
+def _screen_texts(snapshot: BoardSnapshot) -> list[str]:
+    drawn: list[str] = []
+    original = screen_style.text
+
+    def record(surface: object, words: str, *args: object, **kw: object) -> object:
+        drawn.append(words)
+        return original(surface, words, *args, **kw)  # type: ignore[arg-type]
+
+    screen_style.text = record  # type: ignore[assignment]
+    try:
+        render(snapshot, (800, 480))
+    finally:
+        screen_style.text = original
+    return drawn
+
+
+def _play_aloud(
+    options: GameOptions, out: Path, language: str, seconds: float, screen: list[str] | None
+) -> tuple[TableSession, MockSpeaker, list[str]]:
     table = TableSession(options, GameLog(None), Tracker(stable=3))
     pipeline = FramePipeline(Mat(options.players), TruthReader(out / "truth.jsonl"), table.tracker)
     presses = read_presses(out / "buttons.jsonl")
@@ -60,6 +97,7 @@ def play_aloud(
     voice = Voice(speaker, language=language)
     announcer = Announcer(language)
     kinds: list[str] = []
+    last_drawn: BoardSnapshot | None = None
     for number, path in enumerate(sorted((out / "frames").iterdir())):
         for event in pipeline.process(cv2.imread(str(path))):
             table.on_track(event)
@@ -70,6 +108,11 @@ def play_aloud(
             voice.say(utterance)
             kinds.append(utterance.kind)
         assert voice.wait_idle(5)  # the next frame comes 100 ms later: nothing piles up
+        if screen is not None:
+            snapshot = table.snapshot()
+            if snapshot != last_drawn:
+                screen.extend(_screen_texts(snapshot))
+                last_drawn = snapshot
     voice.close()
     return table, speaker, kinds
 
@@ -88,7 +131,8 @@ def test_a_filmed_game_is_said_one_sentence_per_scoring_record(
     filmed: tuple[GameOptions, Path], language: str
 ) -> None:
     options, out = filmed
-    table, speaker, kinds = play_aloud(options, out, language, seconds=0.001)
+    screen: list[str] = []
+    table, speaker, kinds = play_aloud(options, out, language, seconds=0.001, screen=screen)
     expected = [k for r in table.game.records for k in expected_kinds(r)]
     assert kinds == expected  # one per scoring record, in the game's order
     assert len(speaker.said) == len(expected)  # none dropped
@@ -104,8 +148,12 @@ def test_a_filmed_game_is_said_one_sentence_per_scoring_record(
         assert any("last card for one" in t for t in texts)
         assert any(t.startswith("fifteen two") for t in texts)
         assert any("claims" in t for t in texts) and re.search(r"wins, sixty-one to", texts[-1])
+        assert [t for t in texts + screen if FRENCH.search(t)] == []
+        assert "LAST SCORE" in screen and any(t.endswith(" wins!") for t in screen)
     else:
         assert [t for t in texts if ENGLISH.search(t)] == []
+        assert [t for t in screen if ENGLISH.search(t)] == []
+        assert "DERNIERS POINTS" in screen and any(t.endswith(" gagne !") for t in screen)
         assert any("dernière carte pour un" in t for t in texts)
         assert any(t.startswith("quinze deux") for t in texts)
         assert re.search(r"gagne, soixante et un à", texts[-1])
