@@ -57,9 +57,7 @@ class DeckLesson:
         self.name = name
         self.row = 0
         self.learnt: list[dict[Card, list[npt.NDArray[np.float32]]]] = []
-        self.kept: deque[tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]] = deque(
-            maxlen=KEEP
-        )
+        self.kept: deque[tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]] = deque(maxlen=KEEP)
         self.last: RowReading | None = None
         self.message = ""
         self.refusals = 0
@@ -91,7 +89,11 @@ class DeckLesson:
         readings = [read_row(bgr, h, self.expected, self.classifier) for bgr, h in self.kept]
         best = max(readings, key=lambda r: (r.ok, -len(r.missing), r.places))
         self.last = best
-        if best.ok:
+        if best.ok:  # every sound frame's looks at each card go into the profile
+            for other in readings:
+                if other is not best and not (other.wrong or other.swapped):
+                    for card, feats in other.feats.items():
+                        best.feats.setdefault(card, []).extend(feats)
             return self._accept(best)
         self.refusals += 1
         self.message = refusal(best)
@@ -206,7 +208,7 @@ def teach_from_film(
     for number, path in enumerate(frames):
         image = cv2.imread(str(path))
         if image is not None:
-            lesson.on_frame(image)
+            lesson.on_frame(np.asarray(image, np.uint8))
         for button in presses.get(number, []):
             press(lesson, button)
             last = lesson.last

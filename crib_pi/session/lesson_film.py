@@ -22,6 +22,9 @@ from crib_pi.session.filmstrip import CARD_W, Faces, Film, Placed
 
 #: Each card of a lesson row moves along by this much: 13 cards span 315 mm of the 420 mm mat.
 LESSON_STEP = 21 * PX_PER_MM
+#: Frames the row stays after Confirm is pressed (at 10 a second: Confirm's gesture is known
+#: after its double-press window, a third of a second after the release).
+AFTER_PRESS = 8
 
 
 def row_places(count: int, rng: np.random.Generator) -> list[tuple[tuple[float, float], float]]:
@@ -46,7 +49,8 @@ def film_lesson(
     players: int = 2,
     still: int = 3,
 ) -> Path:
-    """Write frames/, buttons.jsonl and rows.jsonl (each row's cards and their left edges): each row laid, Confirm pressed, the row gathered.
+    """Write frames/, buttons.jsonl and rows.jsonl: each row laid, Confirm pressed, the row
+    gathered (rows.jsonl: each row's first frame, its cards and their left edges in mat pixels).
 
     A row is the cards as laid, left to right (a test lays a wrong card in one to see it
     refused, then the right row again). Returns the frames folder.
@@ -67,7 +71,8 @@ def film_lesson(
         for _ in range(still):
             f.shoot()
         f.press("confirm")
-        f.shoot()
+        for _ in range(AFTER_PRESS):  # the row stays while the press is told from a double
+            f.shoot()
         f.clear()
     with (out / "buttons.jsonl").open("w", encoding="utf-8") as handle:
         for line in f.presses:

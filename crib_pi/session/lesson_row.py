@@ -8,8 +8,8 @@ line they lie on), and every candidate index of that size and direction on that 
 grouped by its place along the row. Thirteen places give the thirteen cards.
 
 What can be checked against what was expected is checked: a place the camera finds no index
-at is a missing card; a card that the camera reads surely as another suit, in a row whose
-other cards it reads as the right suit, is a wrong card; two places read surely as each
+at is a missing card; a card that the camera reads surely as a suit of the other colour, or
+as another suit in a row whose other cards it reads as the right suit, is a wrong card; two places read surely as each
 other's card are two cards swapped. Each is refused with the cards named. A card misread
 within the suit is not refused (that is what a new deck does, and what the profile is for).
 """
@@ -45,6 +45,7 @@ STEP_MM = (12.0, 32.0)
 CLEAR_VOTE = 0.9
 #: A read counts as the camera's word when the card's probability reaches this.
 SURE = 0.9
+RED = ("H", "D")
 #: The row's suit counts as known to the camera when this share of its sure reads name it.
 SUIT_KNOWN = 0.75
 
@@ -114,20 +115,24 @@ def read_row(
     )
     best = [g[int(np.argmax(p_index[g]))] for g in groups]
     said: dict[int, Card] = {}  # slot -> the card the camera reads surely there
-    for slot, i in zip(slots, best, strict=True):
+    for slot, k in zip(slots, best, strict=True):
         if slot is None:
             continue
         card = expected[slot]
-        out.feats.setdefault(card, []).append(scores.feat[i])
-        out.where[card] = float(mat[i, 0])
-        top = int(np.argmax(probs[i]))
-        if p_index[i] >= ANCHOR_INDEX and probs[i, top] * p_index[i] >= SURE:
+        out.feats.setdefault(card, []).append(scores.feat[k])
+        out.where[card] = float(mat[k, 0])
+        top = int(np.argmax(probs[k]))
+        if p_index[k] >= ANCHOR_INDEX and probs[k, top] * p_index[k] >= SURE:
             said[slot] = Card.from_index(top)
     out.missing = tuple(c for c in expected if c not in out.feats)
     suit = expected[0].suit
     sure_suits = [c.suit == suit for c in said.values()]
-    if sure_suits and np.mean(sure_suits) >= SUIT_KNOWN:
-        out.wrong = tuple((expected[s], c) for s, c in sorted(said.items()) if c.suit != suit)
+    known = bool(sure_suits) and float(np.mean(sure_suits)) >= SUIT_KNOWN
+    out.wrong = tuple(
+        (expected[s], c)
+        for s, c in sorted(said.items())
+        if c.suit != suit and (known or (c.suit in RED) != (suit in RED))
+    )
     swaps = []
     for s, c in sorted(said.items()):
         j = expected.index(c) if c in expected else -1
