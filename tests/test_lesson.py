@@ -106,7 +106,7 @@ def test_wrong_and_swapped_rows_are_refused_then_the_deck_is_learnt(
     assert any("out of order: 6S <-> 7S" in t for t in said), said
     assert lesson.refusals == 2
     assert lesson.done
-    assert [s.prompt for s in devices.screen.shown][0].startswith("row 1 of 4: lay the thirteen")
+    assert devices.screen.shown[0].prompt.startswith("row 1 of 4: lay the thirteen")
     confirms = [e for e in devices.buttons.sent if e.button == "confirm"]
     assert len(confirms) == 6
     profile = lesson.profile()
@@ -136,8 +136,8 @@ def test_camera_command_saves_the_profile_the_table_then_reads_with(
     film: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from crib_pi import devices as devices_module
-    from crib_pi.commands.run import _recognizer
     from crib_pi.cli import main
+    from crib_pi.commands.run import _recognizer
 
     monkeypatch.setenv("CRIB_PI_DB", str(tmp_path / "state" / "games.sqlite3"))
     monkeypatch.setenv("CRIB_PI_CONFIG", str(tmp_path / "none.toml"))

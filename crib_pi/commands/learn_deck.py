@@ -51,16 +51,17 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from crib_pi.cards import parse_cards
     from crib_pi.commands.session import check_output
+    from crib_pi.i18n import _
     from crib_pi.vision.errors import DeckProfileError
     from crib_pi.vision.learn import DEFAULT_SHOTS, GUIDE, learn
     from crib_pi.vision.recognizer import Recognizer, load_image
 
     if args.camera:
         if args.images or args.expect:
-            raise DeckProfileError("--camera reads the mat: give no photos and no --expect")
+            raise DeckProfileError(_("--camera reads the mat: give no photos and no --expect"))
         return run_camera(args)
     if args.profile is None:
-        raise DeckProfileError("give PROFILE, the .npz file to write (or --camera)")
+        raise DeckProfileError(_("give PROFILE, the .npz file to write (or --camera)"))
     if not args.images:
         print("\n".join(GUIDE))
         print(f"Then: crib-pi learn-deck {args.profile} PHOTO1 PHOTO2 PHOTO3 PHOTO4")
@@ -138,7 +139,9 @@ def run_camera(args: argparse.Namespace) -> int:
         path = Path(config.session.deck) if config.session.deck else learnt_deck_path()
         path.parent.mkdir(parents=True, exist_ok=True)
     if path.suffix.lower() != ".npz":
-        raise DeckProfileError(f"PROFILE {path}: give a .npz file name to write to")
+        raise DeckProfileError(
+            _("PROFILE {path}: give a .npz file name to write to").format(path=path)
+        )
     check_output(path, "PROFILE")
     no_desktop_window(config.devices)
     lesson = DeckLesson(Recognizer().classifier, config.game.players, args.name or path.stem)

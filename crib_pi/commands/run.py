@@ -89,6 +89,7 @@ def _recognizer(problems: list[str], deck: str | None = None) -> Any:
 def _deck_profile(problems: list[str], deck: str | None) -> Any:
     """The deck profile the table reads with, or None; one that cannot be used is a problem
     said at start-up, and the table reads without it."""
+    from crib_pi.i18n import _
     from crib_pi.session.lesson import learnt_deck_path
     from crib_pi.vision.errors import DeckProfileError
     from crib_pi.vision.profile import DeckProfile
@@ -101,7 +102,7 @@ def _deck_profile(problems: list[str], deck: str | None) -> Any:
     try:
         return DeckProfile.load(path)
     except DeckProfileError as exc:
-        problems.append(f"{exc}; cards are read without a deck profile")
+        problems.append(_("{problem}; cards are read without a deck profile").format(problem=exc))
         return None
 
 

@@ -9,9 +9,10 @@ grouped by its place along the row. Thirteen places give the thirteen cards.
 
 What can be checked against what was expected is checked: a place the camera finds no index
 at is a missing card; a card that the camera reads surely as a suit of the other colour, or
-as another suit in a row whose other cards it reads as the right suit, is a wrong card; two places read surely as each
-other's card are two cards swapped. Each is refused with the cards named. A card misread
-within the suit is not refused (that is what a new deck does, and what the profile is for).
+as another suit in a row whose other cards it reads as the right suit, is a wrong card; two
+places read surely as each other's card are two cards swapped. Each is refused with the cards
+named. A card misread within the suit is not refused (that is what a new deck does, and what
+the profile is for).
 """
 
 from __future__ import annotations
