@@ -58,7 +58,11 @@ class DeckProfile:
         base = scores.card_probs()
         # cards the profile never saw keep the classifier's word
         vote = np.where(known[None, :], vote, base)
-        mixed = base ** (1 - PROFILE_WEIGHT) * vote**PROFILE_WEIGHT
+        # an undecided vote (two learnt cards alike) moves the read little: its weight is the
+        # lead of its first card over its second
+        top2 = np.sort(vote, axis=1)[:, -2:]
+        weight = (PROFILE_WEIGHT * (top2[:, 1] - top2[:, 0]))[:, None]
+        mixed = base ** (1 - weight) * vote**weight
         mixed /= np.maximum(mixed.sum(axis=1, keepdims=True), 1e-12)
         return replace(scores, cards=mixed, rank=self._lifted(scores.rank, sim, known))
 
