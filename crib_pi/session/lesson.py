@@ -100,11 +100,12 @@ class DeckLesson:
         return False
 
     def keep_as_is(self) -> bool:
-        """Go after a refusal for missing cards only: keep the row without them."""
+        """Go after a refusal for missing cards only: keep the row without them (even none: a
+        suit the camera cannot find at all is left to the network)."""
         last = self.last
         if self.done or last is None or last.ok or last.wrong or last.swapped:
             return False
-        if last.expected != self.expected or not last.feats:
+        if last.expected != self.expected:
             return False
         return self._accept(last)
 
@@ -179,7 +180,7 @@ def refusal(reading: RowReading) -> str:
     if reading.missing:
         parts.append(_("not found: {cards}").format(cards=cards_text(reading.missing)))
     advice = _("lay the row again and press Confirm")
-    if not (reading.wrong or reading.swapped) and reading.feats:
+    if not (reading.wrong or reading.swapped):
         advice = _("lay the row again and press Confirm, or Go to keep it without them")
     return "; ".join(parts) + ". " + advice
 
