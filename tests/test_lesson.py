@@ -1,8 +1,9 @@
 """The guided ``learn-deck --camera``: rows filmed on the mat, scripted presses, real recognition.
 
 The film lays the spades with the seven of hearts where the seven of spades goes (refused,
-naming both), then with the six and seven swapped (refused), then the four suits right; Go
-after the wrong row must not keep it. The profile made is saved where ``crib-pi run`` finds it
+naming both), then with the six and seven swapped (refused), then the spades and hearts right,
+the spades again where the clubs go (refused), then the clubs and diamonds; Go after the wrong
+row must not keep it. The profile made is saved where ``crib-pi run`` finds it
 and the table's recognizer reads with it.
 """
 
@@ -37,7 +38,9 @@ SWAPPED_ROW = [*SUIT_ROWS[0][:5], Card(7, "S"), Card(6, "S"), *SUIT_ROWS[0][7:]]
 @pytest.fixture(scope="module")
 def film(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("lesson")
-    film_lesson([WRONG_ROW, SWAPPED_ROW, *SUIT_ROWS], plain_face, out, seed=3)
+    spades, hearts, clubs, diamonds = SUIT_ROWS
+    rows = [WRONG_ROW, SWAPPED_ROW, spades, hearts, spades, clubs, diamonds]
+    film_lesson(rows, plain_face, out, seed=3)
     return out
 
 
@@ -104,11 +107,13 @@ def test_wrong_and_swapped_rows_are_refused_then_the_deck_is_learnt(
     said = [s.last_text for s in devices.screen.shown]
     assert any("7H where 7S goes" in t for t in said), said
     assert any("out of order: 6S <-> 7S" in t for t in said), said
-    assert lesson.refusals == 2
+    # the spades laid again where the clubs go: same colour, read as spades, refused
+    assert any("look like the spades learnt already: lay the clubs" in t for t in said), said
+    assert lesson.refusals == 3
     assert lesson.done
     assert devices.screen.shown[0].prompt.startswith("row 1 of 4: lay the thirteen")
     confirms = [e for e in devices.buttons.sent if e.button == "confirm"]
-    assert len(confirms) == 6
+    assert len(confirms) == 7
     profile = lesson.profile()
     assert (profile.counts > 0).sum() >= 50  # the project's deck: (nearly) every index found
     assert profile.counts[Card(7, "S").index] > 0

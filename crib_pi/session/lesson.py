@@ -1,11 +1,12 @@
 """The guided ``learn-deck`` at the table: four rows of thirteen, one Confirm each.
 
 The screen asks for one suit's thirteen cards laid across the mat, ace to king; Confirm reads
-the last few frames (``lesson_row.read_row``), and a row with a missing, wrong or swapped card
-is refused with the cards named, to be laid again. A row whose only fault is cards the camera
-cannot find may be kept as it is with Go (those cards keep the network's word). Undo goes back
-a suit. After the fourth row the profile is built from the cards' index embeddings, named by
-their places in the rows, and saved where the table looks for it.
+the last few frames (``lesson_row.read_row``). A row with a missing, wrong or swapped card, or
+a row learnt already laid again, is refused with the cards named, to be laid again. A row
+whose only fault is cards the camera cannot find may be kept as it is with Go (those cards
+keep the network's word). Undo goes back a suit. After the fourth row the profile is built
+from the cards' index embeddings, named by their places in the rows, and saved where the
+table looks for it.
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ from crib_pi.vision.profile import DeckProfile, build_profile
 #: The order the rows are asked for, and each suit's name on the screen.
 ROW_SUITS = ("S", "H", "C", "D")
 SUIT_NAMES = {"S": N_("spades"), "H": N_("hearts"), "C": N_("clubs"), "D": N_("diamonds")}
+#: A row whose cards look this much like a learnt row's, rank for rank (median cosine), is
+#: that row laid again.
+REPEAT_SIM = 0.93
 #: Frames kept for Confirm: the best reading of the last few is used (a hand may pass).
 KEEP = 3
 
@@ -89,6 +93,13 @@ class DeckLesson:
         readings = [read_row(bgr, h, self.expected, self.classifier) for bgr, h in self.kept]
         best = max(readings, key=lambda r: (r.ok, -len(r.missing), r.places))
         self.last = best
+        again = self._repeated(best) if best.ok else None
+        if again is not None:
+            self.refusals += 1
+            self.message = _(
+                "these look like the {again} learnt already: lay the {suit}, then press Confirm"
+            ).format(again=suit_name(again), suit=suit_name(ROW_SUITS[self.row]))
+            return False
         if best.ok:  # every sound frame's looks at each card go into the profile
             for other in readings:
                 if other is not best and not (other.wrong or other.swapped):
@@ -108,6 +119,24 @@ class DeckLesson:
         if last.expected != self.expected:
             return False
         return self._accept(last)
+
+    def _repeated(self, reading: RowReading) -> str | None:
+        """The suit of a row learnt already that this one looks like card for card, if any.
+
+        The same cards laid again look alike to the network (cosine about 0.95 and more),
+        where two suits of one deck, rank for rank, were at most 0.86 on decks it never saw:
+        a row of the same colour laid twice is refused even when the network cannot tell
+        the suits apart.
+        """
+        for suit, row in zip(ROW_SUITS, self.learnt, strict=False):
+            sims = [
+                float(_unit(np.mean(fs, axis=0)) @ _unit(np.mean(row[other], axis=0)))
+                for card, fs in reading.feats.items()
+                if (other := Card(card.rank, suit)) in row
+            ]
+            if len(sims) >= 3 and float(np.median(sims)) >= REPEAT_SIM:
+                return suit
+        return None
 
     def undo(self) -> None:
         """Back one suit (its row is forgotten)."""
@@ -153,6 +182,10 @@ class DeckLesson:
         """What the screen shows: an empty board with the lesson's prompt and its last word."""
         snap = Game(GameOptions(players=self.mat.players)).snapshot()
         return dataclasses.replace(snap, prompt=self.prompt(), last_text=self.message)
+
+
+def _unit(v: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    return np.asarray(v / max(float(np.linalg.norm(v)), 1e-9), np.float32)
 
 
 def suit_name(suit: str) -> str:
