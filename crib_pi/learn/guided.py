@@ -214,7 +214,7 @@ class Guide:
             said = str(action)
         if not record.events:
             return said + _(": it scores nothing.")
-        why = "; ".join(explain(e) for e in record.events)
+        why = _("; ").join(explain(e) for e in record.events)
         return _("{said}: {why}.").format(said=said, why=why)
 
 

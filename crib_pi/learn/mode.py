@@ -252,4 +252,4 @@ def general_caution(pile: tuple[Card, ...], known: list[Card]) -> str | None:
     ]
     if not said:
         return None
-    return _("Careful: {said}.").format(said="; ".join(said))
+    return _("Careful: {said}.").format(said=_("; ").join(said))

@@ -145,7 +145,7 @@ def warning(
     )
     if not better or better[0][0] >= weight - 1e-12:
         return None
-    said = "; ".join(r.text() for r in mine)
+    said = _("; ").join(r.text() for r in mine)
     if any(r.kind.endswith("pair_royal") for r in mine):
         text = _("{card} makes a pair at {count}: {said}. {better} invites less.")
     else:
