@@ -179,9 +179,13 @@ def test_warnings_and_cautions_read_in_french() -> None:
         "un trois fait quinze pour 2 (4 des 49 cartes non vues)",
         "un quatre fait un carré pour 12 (1 des 49 cartes non vues)",
     ]
+    queens = risks(parse_cards(["QH"]), C("QD"))
+    assert [r.text() for r in queens] == [
+        "une dame fait un brelan pour 6 (2 des 50 cartes non vues)"
+    ]
     general = general_caution((C("5H"),), [C("5H"), C("2D")])
     assert general is not None and "rejouer ce rang (cinq) fait une paire" in general
-    assert english_in([said, pair, *(r.text() for r in royal), general]) == []
+    assert english_in([said, pair, *(r.text() for r in [*royal, *queens]), general]) == []
 
 
 def test_the_coach_and_learn_errors_speak_french() -> None:

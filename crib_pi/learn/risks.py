@@ -42,6 +42,8 @@ def ranks_said(ranks: Sequence[int]) -> str:
     said = words[0]
     if len(words) > 1:
         said = _("{some} or {last}").format(some=", ".join(words[:-1]), last=words[-1])
+    if ranks[0] == 12:  # French: une dame (its own message, so its article can agree)
+        return _("a {queen}").format(queen=said)
     article = _("an {ranks}") if RANK_WORDS[ranks[0] - 1][0] in "ae" else _("a {ranks}")
     return article.format(ranks=said)
 
