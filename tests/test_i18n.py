@@ -346,6 +346,11 @@ CHECKED = [
     "commands/discard.py",
     "store.py",
     "devices/config.py",
+    "coach.py",
+    "learn/rules.py",
+    "learn/risks.py",
+    "learn/guided.py",
+    "learn/mode.py",
 ]
 
 
