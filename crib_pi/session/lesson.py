@@ -21,7 +21,7 @@ import numpy.typing as npt
 from crib_pi.actions import GameOptions
 from crib_pi.cards import Card
 from crib_pi.game import Game
-from crib_pi.i18n import N_, _
+from crib_pi.i18n import NC_, _, pgettext
 from crib_pi.mat import Mat
 from crib_pi.session.lesson_row import RowReading, read_row
 from crib_pi.session.locate import MatLocator
@@ -31,7 +31,12 @@ from crib_pi.vision.profile import DeckProfile, build_profile
 
 #: The order the rows are asked for, and each suit's name on the screen.
 ROW_SUITS = ("S", "H", "C", "D")
-SUIT_NAMES = {"S": N_("spades"), "H": N_("hearts"), "C": N_("clubs"), "D": N_("diamonds")}
+SUIT_NAMES = {
+    "S": NC_("a row of one suit", "spades"),
+    "H": NC_("a row of one suit", "hearts"),
+    "C": NC_("a row of one suit", "clubs"),
+    "D": NC_("a row of one suit", "diamonds"),
+}
 #: A row whose cards look this much like a learnt row's, rank for rank (median cosine), is
 #: that row laid again.
 REPEAT_SIM = 0.93
@@ -189,7 +194,7 @@ def _unit(v: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
 
 
 def suit_name(suit: str) -> str:
-    return _(SUIT_NAMES[suit])
+    return pgettext("a row of one suit", SUIT_NAMES[suit])
 
 
 def refusal(reading: RowReading) -> str:
