@@ -333,6 +333,78 @@ def test_no_english_is_left_in_a_french_output(
     assert ENGLISH.findall(words) == [], out + err
 
 
+#: Every command's ``--help`` (and the top level's) in French: argparse's words and ours.
+HELP_COMMANDS = [
+    [],
+    *(
+        [c]
+        for c in (
+            "score",
+            "peg",
+            "replay",
+            "run",
+            "board",
+            "history",
+            "export",
+            "install-service",
+            "mat",
+            "session",
+            "config",
+            "recognize",
+            "learn-deck",
+            "discard",
+        )
+    ),
+]
+
+
+@pytest.mark.parametrize("command", HELP_COMMANDS, ids=lambda c: " ".join(c) or "crib-pi")
+def test_the_help_is_french_with_lang_fr(
+    capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    """``--lang`` is read before the parser is built, so the help is in its language."""
+    with pytest.raises(SystemExit) as stop:
+        main(["--lang", "fr", *command, "--help"])
+    out = capsys.readouterr().out
+    assert stop.value.code == 0
+    assert out.startswith("utilisation : crib-pi") and "options:" in out
+    assert "affiche cette aide et quitte" in out
+    names = r"crib-pi( [a-z-]+)?|--[a-z-]+|[a-z_]+\.(jsonl|png|pdf|npz)|^ {4}[a-z-]+(?= |$)"
+    words = re.sub(names, " ", out, flags=re.M)  # command, option and file names
+    assert ENGLISH.findall(words) == [], out
+    with pytest.raises(SystemExit):
+        main([*command, "--help", "--lang=en"])
+    english = capsys.readouterr().out
+    assert english.startswith("usage: crib-pi") and "show this help message and exit" in english
+
+
+def test_an_argparse_usage_error_is_french_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["--lang", "fr", "score"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2
+    assert err.startswith("utilisation : crib-pi score")
+    errors = [line for line in err.splitlines() if "erreur" in line]
+    assert errors == ["crib-pi score : erreur : ces arguments sont obligatoires : CARD"]
+    with pytest.raises(SystemExit) as stop:
+        main(["board", "--scene", "start", "--nope", "--lang", "fr"])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "crib-pi : erreur : arguments inconnus : --nope"
+    )
+    with pytest.raises(SystemExit):
+        main(["--lang", "fr", "mat", "--players", "9"])
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert err.startswith("crib-pi mat : erreur : argument --players : choix invalide : ")
+    with pytest.raises(SystemExit):
+        main(["score"])  # and English without --lang
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "crib-pi score: error: the following arguments are required: CARD"
+    )
+
+
 def test_the_replay_json_is_language_free(capsys: pytest.CaptureFixture[str]) -> None:
     _s, english, _e = run_cli(capsys, "replay", str(DATA / "muggins-deal.jsonl"), "--json")
     _s, french, _e = run_cli(
