@@ -170,7 +170,7 @@ def run_camera(args: argparse.Namespace) -> int:
     devices = make_devices(config.devices)
     try:
         for problem in devices.problems:
-            print(f"crib-pi: {problem.device}: {problem.message}", file=sys.stderr)
+            print(f"crib-pi: {problem}", file=sys.stderr)
         print(lesson.prompt(), flush=True)
         teach(devices, lesson)
     finally:

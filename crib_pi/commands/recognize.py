@@ -54,5 +54,5 @@ def run(args: argparse.Namespace) -> int:
         if args.draw:
             out = args.draw / (Path(path).stem + ".png")
             if not cv2.imwrite(str(out), draw(img, result)):
-                raise ImageReadError(f"cannot write {out}")
+                raise ImageReadError(_("cannot write {path}").format(path=out))
     return 0
