@@ -320,6 +320,9 @@ FRENCH_COMMANDS = [
     ["board", "--scene", "nowhere"],
     ["discard", "5H", "5D", "5S", "JC", "5C", "4D", "--players", "5"],
     ["discard", "5H", "5D", "6S", "JC", "9C", "4D"],
+    ["recognize", "/nowhere/table.png"],  # the vision errors
+    ["recognize", str(DATA / "one-deal.jsonl")],
+    ["learn-deck", "/nowhere/deck.npz", "/nowhere/clubs.png", "--expect", "AC"],
 ]
 
 
@@ -405,6 +408,20 @@ def test_an_argparse_usage_error_is_french_in_one_line(
     )
 
 
+def test_an_image_that_cannot_be_read_is_said_in_french(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    bad = tmp_path / "table.png"
+    bad.write_bytes(b"not an image")
+    status, _out, err = run_cli(capsys, "recognize", str(bad), "--lang", "fr")
+    assert status == 2
+    assert err == (
+        f"crib-pi recognize: image illisible : {bad} n'est pas une image PNG, JPEG, BMP ou WebP\n"
+    )
+    status, _out, err = run_cli(capsys, "recognize", "--deck", str(bad), str(bad), "--lang", "en")
+    assert err.startswith("crib-pi recognize: ") and "cannot" in err and FRENCH.findall(err) == []
+
+
 def test_the_replay_json_is_language_free(capsys: pytest.CaptureFixture[str]) -> None:
     _s, english, _e = run_cli(capsys, "replay", str(DATA / "muggins-deal.jsonl"), "--json")
     _s, french, _e = run_cli(
@@ -445,6 +462,28 @@ CHECKED = [
     "learn/risks.py",
     "learn/guided.py",
     "learn/mode.py",
+    "commands/recognize.py",
+    "commands/learn_deck.py",
+    "commands/run.py",
+    "commands/install_service.py",
+    "devices/report.py",
+    "devices/buttons.py",
+    "devices/gpio_buttons.py",
+    "devices/key_buttons.py",
+    "devices/cv_camera.py",
+    "devices/pi_camera.py",
+    "devices/led_board.py",
+    "devices/led_layout.py",
+    "devices/pi5neo_strip.py",
+    "devices/ws281x_strip.py",
+    "devices/pygame_screen.py",
+    "devices/factory.py",
+    "voice/speakers.py",
+    "voice/speech.py",
+    "vision/image_file.py",
+    "vision/classifier.py",
+    "vision/profile.py",
+    "vision/learn.py",
 ]
 
 
@@ -469,6 +508,8 @@ def _unmarked(path: Path) -> list[str]:
         name = getattr(node.func, "id", getattr(node.func, "attr", ""))
         shown = name == "print" or name.endswith("Error")
         args = node.args[1:2] if name == "text" else node.args if shown else []  # st.text's words
+        if name == "DeviceUnavailableError":
+            args = node.args[1:]  # its first is the device's key ("camera"), named by the report
         for arg in args:
             words = re.sub(r"^crib-pi( [a-z-]+)?: ", "", _bare_words(arg))
             if re.search(r"[A-Za-z]{3,}", words):

@@ -43,7 +43,8 @@ class DeviceProblem:
     message: str
 
     def __str__(self) -> str:
-        return f"{device_name(self.device)}: {self.message}"
+        said = _("{device}: {message}")
+        return said.format(device=device_name(self.device), message=self.message)
 
 
 class Reporter:
