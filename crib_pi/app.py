@@ -176,4 +176,4 @@ class Assistant:
 
 def describe(devices: Devices) -> list[str]:
     """One line per device problem, for the start-up message."""
-    return [f"{p.device}: {p.message}" for p in devices.problems]
+    return [str(p) for p in devices.problems]

@@ -18,8 +18,9 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from crib_pi import i18n
 from crib_pi.errors import CribError
-from crib_pi.i18n import LANGUAGES, _, use_language
+from crib_pi.i18n import LANGUAGES, N_, _, use_language
 
 COMMAND_MODULES = (
     "crib_pi.commands.score",
@@ -49,12 +50,44 @@ def clip(text: str, limit: int = MAX_ECHO) -> str:
     return f"{text[:half]}...({len(text):,} characters)...{text[-half // 2 :]}"
 
 
+#: argparse's own words (Python 3.11 to 3.13 ask for these msgids), in the catalogue so that
+#: ``--help`` and a usage error speak the table's language; ``speak_argparse`` hooks them in.
+ARGPARSE_MESSAGES = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("the following arguments are required: %s"),
+    N_("unrecognized arguments: %s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("not allowed with argument %s"),
+    N_("one of the arguments %s is required"),
+    N_("ignored explicit argument %r"),
+)
+
+
+def speak_argparse() -> None:
+    """Point argparse's gettext lookups (``argparse._``, ``argparse.ngettext``, names it
+    imported from gettext and looks up when it speaks) at our layer: its usage, help headings
+    and errors then follow ``--lang``. Our ``_`` gives the English back unchanged in English."""
+    setattr(argparse, "_", i18n._)  # noqa: B010 (a module global argparse reads at call time)
+    setattr(argparse, "ngettext", i18n.ngettext)  # noqa: B010
+
+
 class Parser(argparse.ArgumentParser):
     """argparse, with a bad argument's echo clipped (``error`` prints usage and exits 2)."""
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog}: error: {clip(message)}\n")
+        said = _("%(prog)s: error: %(message)s\n") % {"prog": self.prog, "message": clip(message)}
+        self.exit(2, said)
 
 
 def _language(text: str) -> str:
@@ -68,8 +101,10 @@ def _language(text: str) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(prog="crib-pi", description="Keeps score at a real cribbage table.")
-    lang_help = "the language of the words shown and said (default: the config's, else LANG)"
+    """The command line, its help in the current language (``early_language`` chose it)."""
+    speak_argparse()
+    parser = Parser(prog="crib-pi", description=_("Keeps score at a real cribbage table."))
+    lang_help = _("the language of the words shown and said (default: the config's, else LANG)")
     parser.add_argument("--lang", type=_language, metavar="en|fr", help=lang_help)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMAND_MODULES:
@@ -93,6 +128,24 @@ def choose_language(args: argparse.Namespace) -> str:
     return use_language(configured_language(getattr(args, "config", None)))
 
 
+def early_language(argv: Sequence[str] | None) -> str:
+    """The language chosen before the parser is built, so ``--help`` and argparse's errors
+    speak it: ``--lang X`` (or ``--lang=X``) anywhere on the line if the table speaks it,
+    else as ``choose_language`` would without a ``--config``. A ``--json`` line stays English."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    if "--json" in words:
+        return use_language("en")
+    for i, word in enumerate(words):
+        value = word[len("--lang=") :] if word.startswith("--lang=") else None
+        if word == "--lang" and i + 1 < len(words):
+            value = words[i + 1]
+        if value in LANGUAGES:
+            return use_language(value)
+    from crib_pi.config import configured_language
+
+    return use_language(configured_language(None))
+
+
 def parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
     """Parse; files given after an option (``learn-deck P --expect X IMG``) still count."""
     args, extra = parser.parse_known_args(argv)
@@ -101,11 +154,12 @@ def parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argpar
         args.images += extra
         extra = []
     if extra:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        parser.error(_("unrecognized arguments: %s") % " ".join(extra))
     return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    early_language(argv)
     parser = build_parser()
     args = parse(parser, argv)
     name = f"crib-pi {args.command}"

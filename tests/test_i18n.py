@@ -320,6 +320,9 @@ FRENCH_COMMANDS = [
     ["board", "--scene", "nowhere"],
     ["discard", "5H", "5D", "5S", "JC", "5C", "4D", "--players", "5"],
     ["discard", "5H", "5D", "6S", "JC", "9C", "4D"],
+    ["recognize", "/nowhere/table.png"],  # the vision errors
+    ["recognize", str(DATA / "one-deal.jsonl")],
+    ["learn-deck", "/nowhere/deck.npz", "/nowhere/clubs.png", "--expect", "AC"],
 ]
 
 
@@ -331,6 +334,92 @@ def test_no_english_is_left_in_a_french_output(
     words = re.sub(r"crib-pi [a-z-]+:|--[a-z-]+", " ", out + err)  # command and option names
     assert out + err
     assert ENGLISH.findall(words) == [], out + err
+
+
+#: Every command's ``--help`` (and the top level's) in French: argparse's words and ours.
+HELP_COMMANDS = [
+    [],
+    *(
+        [c]
+        for c in (
+            "score",
+            "peg",
+            "replay",
+            "run",
+            "board",
+            "history",
+            "export",
+            "install-service",
+            "mat",
+            "session",
+            "config",
+            "recognize",
+            "learn-deck",
+            "discard",
+        )
+    ),
+]
+
+
+@pytest.mark.parametrize("command", HELP_COMMANDS, ids=lambda c: " ".join(c) or "crib-pi")
+def test_the_help_is_french_with_lang_fr(
+    capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    """``--lang`` is read before the parser is built, so the help is in its language."""
+    with pytest.raises(SystemExit) as stop:
+        main(["--lang", "fr", *command, "--help"])
+    out = capsys.readouterr().out
+    assert stop.value.code == 0
+    assert out.startswith("utilisation : crib-pi") and "options:" in out
+    assert "affiche cette aide et quitte" in out
+    names = r"crib-pi( [a-z-]+)?|--[a-z-]+|[a-z_]+\.(jsonl|png|pdf|npz)|^ {4}[a-z-]+(?= |$)"
+    words = re.sub(names, " ", out, flags=re.M)  # command, option and file names
+    assert ENGLISH.findall(words) == [], out
+    with pytest.raises(SystemExit):
+        main([*command, "--help", "--lang=en"])
+    english = capsys.readouterr().out
+    assert english.startswith("usage: crib-pi") and "show this help message and exit" in english
+
+
+def test_an_argparse_usage_error_is_french_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["--lang", "fr", "score"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2
+    assert err.startswith("utilisation : crib-pi score")
+    errors = [line for line in err.splitlines() if "erreur" in line]
+    assert errors == ["crib-pi score : erreur : ces arguments sont obligatoires : CARD"]
+    with pytest.raises(SystemExit) as stop:
+        main(["board", "--scene", "start", "--nope", "--lang", "fr"])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "crib-pi : erreur : arguments inconnus : --nope"
+    )
+    with pytest.raises(SystemExit):
+        main(["--lang", "fr", "mat", "--players", "9"])
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert err.startswith("crib-pi mat : erreur : argument --players : choix invalide : ")
+    with pytest.raises(SystemExit):
+        main(["score"])  # and English without --lang
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "crib-pi score: error: the following arguments are required: CARD"
+    )
+
+
+def test_an_image_that_cannot_be_read_is_said_in_french(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    bad = tmp_path / "table.png"
+    bad.write_bytes(b"not an image")
+    status, _out, err = run_cli(capsys, "recognize", str(bad), "--lang", "fr")
+    assert status == 2
+    assert err == (
+        f"crib-pi recognize: image illisible : {bad} n'est pas une image PNG, JPEG, BMP ou WebP\n"
+    )
+    status, _out, err = run_cli(capsys, "recognize", "--deck", str(bad), str(bad), "--lang", "en")
+    assert err.startswith("crib-pi recognize: ") and "cannot" in err and FRENCH.findall(err) == []
 
 
 def test_the_replay_json_is_language_free(capsys: pytest.CaptureFixture[str]) -> None:
@@ -373,6 +462,28 @@ CHECKED = [
     "learn/risks.py",
     "learn/guided.py",
     "learn/mode.py",
+    "commands/recognize.py",
+    "commands/learn_deck.py",
+    "commands/run.py",
+    "commands/install_service.py",
+    "devices/report.py",
+    "devices/buttons.py",
+    "devices/gpio_buttons.py",
+    "devices/key_buttons.py",
+    "devices/cv_camera.py",
+    "devices/pi_camera.py",
+    "devices/led_board.py",
+    "devices/led_layout.py",
+    "devices/pi5neo_strip.py",
+    "devices/ws281x_strip.py",
+    "devices/pygame_screen.py",
+    "devices/factory.py",
+    "voice/speakers.py",
+    "voice/speech.py",
+    "vision/image_file.py",
+    "vision/classifier.py",
+    "vision/profile.py",
+    "vision/learn.py",
 ]
 
 
@@ -397,6 +508,8 @@ def _unmarked(path: Path) -> list[str]:
         name = getattr(node.func, "id", getattr(node.func, "attr", ""))
         shown = name == "print" or name.endswith("Error")
         args = node.args[1:2] if name == "text" else node.args if shown else []  # st.text's words
+        if name == "DeviceUnavailableError":
+            args = node.args[1:]  # its first is the device's key ("camera"), named by the report
         for arg in args:
             words = re.sub(r"^crib-pi( [a-z-]+)?: ", "", _bare_words(arg))
             if re.search(r"[A-Za-z]{3,}", words):

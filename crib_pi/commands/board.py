@@ -17,28 +17,29 @@ from typing import Any
 
 from crib_pi.devices.errors import PegsNotationError
 from crib_pi.errors import CribError
-from crib_pi.i18n import _
+from crib_pi.i18n import N_, _
 
-SIZE_HELP = "screen size for --png, WIDTHxHEIGHT (default 800x480; Touch Display 2: 720x1280)"
+SIZE_HELP = N_("screen size for --png, WIDTHxHEIGHT (default 800x480; Touch Display 2: 720x1280)")
 
 
 def add_parser(sub: Any) -> None:
     board = sub.add_parser(
         "board",
-        help="draw a board state on the screen and the LEDs, or to PNG and JSON",
-        description='Draw pegs without a game: crib-pi board --pegs "45:40,97:91" --png b.png',
+        help=_("draw a board state on the screen and the LEDs, or to PNG and JSON"),
+        description=_('Draw pegs without a game: crib-pi board --pegs "45:40,97:91" --png b.png'),
     )
     what = board.add_mutually_exclusive_group(required=True)
-    what.add_argument("--pegs", help='each side\'s "front:back", comma separated: "45:40,97:91"')
+    what.add_argument("--pegs", help=_('each side\'s "front:back", comma separated: "45:40,97:91"'))
     what.add_argument(
-        "--scene", help="an example state: start, skunk-threat, pegging, muggins, win, learn, coach"
+        "--scene",
+        help=_("an example state: start, skunk-threat, pegging, muggins, win, learn, coach"),
     )
-    board.add_argument("--players", type=int, help="players (4 with two pegs: partnerships)")
-    board.add_argument("--png", type=Path, help="save the screen as this PNG")
-    board.add_argument("--leds-json", type=Path, help="save the LED colours as this JSON")
-    board.add_argument("--size", default="800x480", help=SIZE_HELP)
-    board.add_argument("--config", type=Path, help="device config (TOML); else CRIB_PI_CONFIG")
-    board.add_argument("--seconds", type=float, default=10.0, help="how long to show on devices")
+    board.add_argument("--players", type=int, help=_("players (4 with two pegs: partnerships)"))
+    board.add_argument("--png", type=Path, help=_("save the screen as this PNG"))
+    board.add_argument("--leds-json", type=Path, help=_("save the LED colours as this JSON"))
+    board.add_argument("--size", default="800x480", help=_(SIZE_HELP))
+    board.add_argument("--config", type=Path, help=_("device config (TOML); else CRIB_PI_CONFIG"))
+    board.add_argument("--seconds", type=float, default=10.0, help=_("how long to show on devices"))
     board.set_defaults(func=run_board)
 
 

@@ -6,11 +6,13 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from crib_pi.i18n import _
+
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("config", help="check the configuration file and say what would be used")
-    p.add_argument("--check", action="store_true", help="check it (the default action)")
-    p.add_argument("--file", type=Path, help="this file instead of the one in force")
+    p = sub.add_parser("config", help=_("check the configuration file and say what would be used"))
+    p.add_argument("--check", action="store_true", help=_("check it (the default action)"))
+    p.add_argument("--file", type=Path, help=_("this file instead of the one in force"))
     p.set_defaults(func=run)
 
 

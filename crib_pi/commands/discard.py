@@ -14,21 +14,23 @@ from crib_pi.i18n import _
 def add_parser(sub: Any) -> None:
     parser = sub.add_parser(
         "discard",
-        help="rank every way to lay cards away to the crib (the discard coach)",
-        description="Rank every discard by expected points, exactly, over every unseen starter "
-        "and crib: crib-pi discard 7C 9H 5H 5C 5D JS --pone. Six cards for two players, "
-        "five for three or four. The dealer adds the crib, a non-dealer subtracts it.",
+        help=_("rank every way to lay cards away to the crib (the discard coach)"),
+        description=_(
+            "Rank every discard by expected points, exactly, over every unseen starter "
+            "and crib: crib-pi discard 7C 9H 5H 5C 5D JS --pone. Six cards for two players, "
+            "five for three or four. The dealer adds the crib, a non-dealer subtracts it."
+        ),
     )
-    parser.add_argument("cards", nargs="+", metavar="CARD", help="5H, 10H or TH, 10♥ ...")
+    parser.add_argument("cards", nargs="+", metavar="CARD", help=_("5H, 10H or TH, 10♥ ..."))
     side = parser.add_mutually_exclusive_group()
     side.add_argument(
-        "--dealer", dest="dealer", action="store_true", default=True, help="the crib is yours"
+        "--dealer", dest="dealer", action="store_true", default=True, help=_("the crib is yours")
     )
     side.add_argument(
-        "--pone", dest="dealer", action="store_false", help="the crib is the dealer's"
+        "--pone", dest="dealer", action="store_false", help=_("the crib is the dealer's")
     )
-    parser.add_argument("--players", default="2", help="2 (default), 3 or 4")
-    parser.add_argument("--json", action="store_true", help="one JSON object per choice")
+    parser.add_argument("--players", default="2", help=_("2 (default), 3 or 4"))
+    parser.add_argument("--json", action="store_true", help=_("one JSON object per choice"))
     parser.set_defaults(func=run_discard)
 
 

@@ -17,17 +17,17 @@ from crib_pi.store import GameStore, default_db, open_store
 
 def add_parser(sub: Any) -> None:
     for name, helptext, func in (
-        ("history", "list stored games: date, players, result, skunks", run_history),
-        ("stats", "each player's games, wins, skunks, averages and best hand", run_stats),
+        ("history", N_("list stored games: date, players, result, skunks"), run_history),
+        ("stats", N_("each player's games, wins, skunks, averages and best hand"), run_stats),
     ):
-        p = sub.add_parser(name, help=helptext)
-        p.add_argument("--db", type=Path, help="game database (default: the state folder)")
+        p = sub.add_parser(name, help=_(helptext))
+        p.add_argument("--db", type=Path, help=_("game database (default: the state folder)"))
         p.add_argument("--json", action="store_true")
         p.set_defaults(func=func)
-    p = sub.add_parser("export", help="write one stored game record (JSON lines)")
-    p.add_argument("game", metavar="RECORD", help="the record number history shows (3, or 3.2)")
+    p = sub.add_parser("export", help=_("write one stored game record (JSON lines)"))
+    p.add_argument("game", metavar="RECORD", help=_("the record number history shows (3, or 3.2)"))
     p.add_argument("--db", type=Path)
-    p.add_argument("--out", type=Path, help="file to write (default: standard output)")
+    p.add_argument("--out", type=Path, help=_("file to write (default: standard output)"))
     p.set_defaults(func=run_export)
 
 

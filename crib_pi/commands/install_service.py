@@ -29,9 +29,9 @@ HIDDEN_BY_PROTECT_HOME = ("/home", "/root", "/run/user")
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("install-service", help="install and enable the systemd service")
-    p.add_argument("--dry-run", action="store_true", help="print what would be done")
-    p.add_argument("--unit", type=Path, default=UNIT_PATH, help="where to write the unit")
+    p = sub.add_parser("install-service", help=_("install and enable the systemd service"))
+    p.add_argument("--dry-run", action="store_true", help=_("print what would be done"))
+    p.add_argument("--unit", type=Path, default=UNIT_PATH, help=_("where to write the unit"))
     p.set_defaults(func=run)
 
 

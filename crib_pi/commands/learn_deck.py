@@ -20,32 +20,34 @@ from crib_pi.i18n import _
 def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "learn-deck",
-        help="learn your own deck from photos of known cards",
-        description="Without images, print how to photograph the deck. With images, read the "
-        "expected cards in each (by default one suit per photo: clubs, diamonds, hearts, "
-        "spades), check them, and save a profile for recognize --deck.",
+        help=_("learn your own deck from photos of known cards"),
+        description=_(
+            "Without images, print how to photograph the deck. With images, read the "
+            "expected cards in each (by default one suit per photo: clubs, diamonds, hearts, "
+            "spades), check them, and save a profile for recognize --deck."
+        ),
     )
     p.add_argument(
         "profile",
         type=Path,
         metavar="PROFILE",
         nargs="?",
-        help="file to write (.npz); with --camera, default: the one crib-pi run uses",
+        help=_("file to write (.npz); with --camera, default: the one crib-pi run uses"),
     )
     p.add_argument("images", nargs="*", metavar="IMAGE")
     p.add_argument(
         "--expect",
         action="append",
         metavar="CARDS",
-        help="the cards in one photo, e.g. 'AS 2S 3S'; give once per image, in order",
+        help=_("the cards in one photo, e.g. 'AS 2S 3S'; give once per image, in order"),
     )
-    p.add_argument("--name", default=None, help="a name for the deck (default: file name)")
+    p.add_argument("--name", default=None, help=_("a name for the deck (default: file name)"))
     p.add_argument(
         "--camera",
         action="store_true",
-        help="learn at the table: lay each suit in a row on the mat and press Confirm",
+        help=_("learn at the table: lay each suit in a row on the mat and press Confirm"),
     )
-    p.add_argument("--config", type=Path, help="with --camera: configuration file")
+    p.add_argument("--config", type=Path, help=_("with --camera: configuration file"))
     p.set_defaults(func=run)
 
 
@@ -168,7 +170,7 @@ def run_camera(args: argparse.Namespace) -> int:
     devices = make_devices(config.devices)
     try:
         for problem in devices.problems:
-            print(f"crib-pi: {problem.device}: {problem.message}", file=sys.stderr)
+            print(f"crib-pi: {problem}", file=sys.stderr)
         print(lesson.prompt(), flush=True)
         teach(devices, lesson)
     finally:

@@ -12,10 +12,12 @@ from crib_pi.i18n import _
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("mat", help="make the printable play mat (PDF or PNG), or print its layout")
-    p.add_argument("--out", type=Path, help="mat.pdf (A3 vector, print at 100%%) or mat.png")
+    p = sub.add_parser(
+        "mat", help=_("make the printable play mat (PDF or PNG), or print its layout")
+    )
+    p.add_argument("--out", type=Path, help=_("mat.pdf (A3 vector, print at 100%%) or mat.png"))
     p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    p.add_argument("--json", action="store_true", help="print size, markers and zones")
+    p.add_argument("--json", action="store_true", help=_("print size, markers and zones"))
     p.set_defaults(func=run)
 
 

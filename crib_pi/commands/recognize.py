@@ -7,18 +7,24 @@ import json
 from pathlib import Path
 from typing import Any
 
+from crib_pi.i18n import _
+
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "recognize",
-        help="read the cards in photos of the table",
-        description="Read every card whose index shows. Cards that cannot be read with "
-        "confidence are listed as uncertain, with their candidates.",
+        help=_("read the cards in photos of the table"),
+        description=_(
+            "Read every card whose index shows. Cards that cannot be read with "
+            "confidence are listed as uncertain, with their candidates."
+        ),
     )
     p.add_argument("images", nargs="+", metavar="IMAGE")
-    p.add_argument("--json", action="store_true", help="one JSON object per image, one per line")
-    p.add_argument("--deck", type=Path, metavar="PROFILE", help="a profile from learn-deck")
-    p.add_argument("--draw", type=Path, metavar="OUT_DIR", help="write each image with its reads")
+    p.add_argument("--json", action="store_true", help=_("one JSON object per image, one per line"))
+    p.add_argument("--deck", type=Path, metavar="PROFILE", help=_("a profile from learn-deck"))
+    p.add_argument(
+        "--draw", type=Path, metavar="OUT_DIR", help=_("write each image with its reads")
+    )
     p.set_defaults(func=run)
 
 
@@ -48,5 +54,5 @@ def run(args: argparse.Namespace) -> int:
         if args.draw:
             out = args.draw / (Path(path).stem + ".png")
             if not cv2.imwrite(str(out), draw(img, result)):
-                raise ImageReadError(f"cannot write {out}")
+                raise ImageReadError(_("cannot write {path}").format(path=out))
     return 0

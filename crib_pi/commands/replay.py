@@ -17,9 +17,11 @@ from crib_pi.snapshot import said
 def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "replay",
-        help="replay game records (JSON lines) and print every scoring event",
-        description="Replay each record and print what was pegged and the result. With --json, "
-        "one JSON object per file, one per line, in the order given.",
+        help=_("replay game records (JSON lines) and print every scoring event"),
+        description=_(
+            "Replay each record and print what was pegged and the result. With --json, "
+            "one JSON object per file, one per line, in the order given."
+        ),
     )
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--json", action="store_true")

@@ -35,16 +35,16 @@ from crib_pi.i18n import _
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("run", help="start the assistant (a demo game without a camera)")
-    p.add_argument("--config", type=Path, help="configuration file (default: the one in force)")
-    p.add_argument("--players", type=int, choices=(2, 3, 4), help="instead of the config's")
-    p.add_argument("--target", type=int, choices=(61, 121), help="instead of the config's")
-    p.add_argument("--muggins", action="store_true", default=None, help="muggins on")
-    p.add_argument("--db", type=Path, help="game database (default: the state folder)")
-    p.add_argument("--service", action="store_true", help="run under systemd (notify, watchdog)")
-    p.add_argument("--demo", action="store_true", help="play the built-in demo game")
-    p.add_argument("--out", type=Path, default=Path("crib-pi-demo"), help="demo board images")
-    p.add_argument("--seed", type=int, default=7, help="the demo's shuffle")
+    p = sub.add_parser("run", help=_("start the assistant (a demo game without a camera)"))
+    p.add_argument("--config", type=Path, help=_("configuration file (default: the one in force)"))
+    p.add_argument("--players", type=int, choices=(2, 3, 4), help=_("instead of the config's"))
+    p.add_argument("--target", type=int, choices=(61, 121), help=_("instead of the config's"))
+    p.add_argument("--muggins", action="store_true", default=None, help=_("muggins on"))
+    p.add_argument("--db", type=Path, help=_("game database (default: the state folder)"))
+    p.add_argument("--service", action="store_true", help=_("run under systemd (notify, watchdog)"))
+    p.add_argument("--demo", action="store_true", help=_("play the built-in demo game"))
+    p.add_argument("--out", type=Path, default=Path("crib-pi-demo"), help=_("demo board images"))
+    p.add_argument("--seed", type=int, default=7, help=_("the demo's shuffle"))
     p.set_defaults(func=run)
 
 

@@ -15,21 +15,25 @@ from crib_pi.scoring import Score, ScoreItem, score_hand, score_play
 def add_parser(sub: Any) -> None:
     score = sub.add_parser(
         "score",
-        help="count a hand: four cards then the starter",
-        description="Count a hand (or with --crib the crib) item by item. "
-        "The last card is the starter: crib-pi score 5H 5D 5S JC 5C",
+        help=_("count a hand: four cards then the starter"),
+        description=_(
+            "Count a hand (or with --crib the crib) item by item. "
+            "The last card is the starter: crib-pi score 5H 5D 5S JC 5C"
+        ),
     )
-    score.add_argument("cards", nargs="+", metavar="CARD", help="5H, 10H or TH, 10♥ ...")
-    score.add_argument("--crib", action="store_true", help="count as the crib (flush needs 5)")
-    score.add_argument("--json", action="store_true", help="print one JSON object")
+    score.add_argument("cards", nargs="+", metavar="CARD", help=_("5H, 10H or TH, 10♥ ..."))
+    score.add_argument("--crib", action="store_true", help=_("count as the crib (flush needs 5)"))
+    score.add_argument("--json", action="store_true", help=_("print one JSON object"))
     score.set_defaults(func=run_score)
     peg = sub.add_parser(
         "peg",
-        help="score a pegging series card by card",
-        description="Score cards laid in turn: crib-pi peg 5H 7C 6D. At 31 the count starts again.",
+        help=_("score a pegging series card by card"),
+        description=_(
+            "Score cards laid in turn: crib-pi peg 5H 7C 6D. At 31 the count starts again."
+        ),
     )
     peg.add_argument("cards", nargs="+", metavar="CARD")
-    peg.add_argument("--json", action="store_true", help="print one JSON object")
+    peg.add_argument("--json", action="store_true", help=_("print one JSON object"))
     peg.set_defaults(func=run_peg)
 
 

@@ -29,19 +29,21 @@ IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".webp"}
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("session", help="run a table session offline from recorded frames")
+    p = sub.add_parser("session", help=_("run a table session offline from recorded frames"))
     p.add_argument("--frames", type=Path, required=True, metavar="DIR")
     p.add_argument("--buttons", type=Path, metavar="FILE.jsonl")
     p.add_argument("--record", type=Path, required=True, metavar="OUT.jsonl")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--config", type=Path, help="configuration file (default: the one in force)")
-    p.add_argument("--players", type=int, choices=(2, 3, 4), help="instead of the config's")
-    p.add_argument("--target", type=int, choices=(61, 121), help="instead of the config's")
-    p.add_argument("--dealer", type=int, default=None, help="skip the cut for deal")
+    p.add_argument("--config", type=Path, help=_("configuration file (default: the one in force)"))
+    p.add_argument("--players", type=int, choices=(2, 3, 4), help=_("instead of the config's"))
+    p.add_argument("--target", type=int, choices=(61, 121), help=_("instead of the config's"))
+    p.add_argument("--dealer", type=int, default=None, help=_("skip the cut for deal"))
     p.add_argument("--muggins", action="store_true", default=None)
-    p.add_argument("--stable", type=int, help="frames a card must be read alike (default 3)")
-    p.add_argument("--db", type=Path, help="game database: commit each frame, resume after a crash")
-    p.add_argument("--truth", type=Path, help="read cards from a film's truth.jsonl (testing)")
+    p.add_argument("--stable", type=int, help=_("frames a card must be read alike (default 3)"))
+    p.add_argument(
+        "--db", type=Path, help=_("game database: commit each frame, resume after a crash")
+    )
+    p.add_argument("--truth", type=Path, help=_("read cards from a film's truth.jsonl (testing)"))
     p.set_defaults(func=run)
 
 

@@ -16,6 +16,7 @@ from crib_pi.devices.clock import Clock
 from crib_pi.devices.config import ButtonsConfig
 from crib_pi.devices.errors import DeviceConfigError
 from crib_pi.devices.report import Reporter
+from crib_pi.i18n import _
 
 
 class Buttons(Protocol):
@@ -62,13 +63,13 @@ class ButtonSet:
     def edge(self, name: str, pressed: bool, at: float | None = None) -> None:
         """The raw line of ``name`` changed; safe to call from a callback thread."""
         if name not in self._logic:
-            raise DeviceConfigError(f"no button named {name!r}")
+            raise DeviceConfigError(_("no button named {name!r}").format(name=name))
         self._edges.put((name, pressed, self.clock.now() if at is None else at))
 
     def start_pressed(self, name: str) -> None:
         """``name`` reads pressed at start: stuck or held. Ignored until released."""
         self._logic[name].start_down(self.clock.now())
-        self._tell_stuck(name, "reads pressed at start (line stuck low, or held down)")
+        self._tell_stuck(name, _("reads pressed at start (line stuck low, or held down)"))
 
     def poll(self) -> list[ButtonEvent]:
         """Every gesture finished up to now, oldest first."""
@@ -85,7 +86,8 @@ class ButtonSet:
         for name, logic in self._logic.items():
             events += logic.advance(now)
             if logic.stuck and name not in self._stuck_told:
-                self._tell_stuck(name, f"held for {self.config.stuck_s:g} s (line stuck low?)")
+                held = _("held for {seconds} s (line stuck low?)")
+                self._tell_stuck(name, held.format(seconds=f"{self.config.stuck_s:g}"))
             elif not logic.stuck:
                 self._stuck_told.discard(name)
         events.sort(key=lambda e: e.at)
@@ -94,7 +96,10 @@ class ButtonSet:
     def _tell_stuck(self, name: str, why: str) -> None:
         self._stuck_told.add(name)
         self.reporter.problem(
-            f"button {name}", f"{self.label(name)} {why}; ignored until it is released"
+            f"button {name}",
+            _("{button} {why}; ignored until it is released").format(
+                button=self.label(name), why=why
+            ),
         )
 
     def close(self) -> None:

@@ -20,6 +20,7 @@ from crib_pi.devices.clock import Clock
 from crib_pi.devices.config import CameraConfig
 from crib_pi.devices.errors import DeviceUnavailableError
 from crib_pi.devices.report import Reporter
+from crib_pi.i18n import _
 
 FAILS_BEFORE_RECONNECT = 3
 RECONNECT_EVERY = 2.0
@@ -42,7 +43,10 @@ class CvCamera:
             import cv2
         except ImportError as exc:
             raise DeviceUnavailableError(
-                "camera", f"OpenCV is not installed ({exc}); pip install opencv-python-headless"
+                "camera",
+                _("OpenCV is not installed ({exc}); pip install opencv-python-headless").format(
+                    exc=exc
+                ),
             ) from exc
         self._cv2: Any = cv2
         self.clock = clock
@@ -51,7 +55,9 @@ class CvCamera:
         self.live = self.source.isdigit()
         if self.live and opener is None and not Path(f"/dev/video{self.source}").exists():
             # Say so plainly rather than let OpenCV print its V4L2 warnings on every start.
-            raise DeviceUnavailableError("camera", f"no webcam at /dev/video{self.source}")
+            raise DeviceUnavailableError(
+                "camera", _("no webcam at {device}").format(device=f"/dev/video{self.source}")
+            )
         self._settings: tuple[tuple[int, int, str], ...] = ()
         if self.live:
             self._settings = (
@@ -63,10 +69,12 @@ class CvCamera:
         self._opener = opener or self._open
         capture = self._start()
         if capture is None:
-            raise DeviceUnavailableError("camera", f"no camera at {self.source!r}")
+            raise DeviceUnavailableError(
+                "camera", _("no camera at {source!r}").format(source=self.source)
+            )
         if config.lock_exposure:
             # Not done yet: V4L2 exposure / white-balance controls differ per webcam.
-            reporter.problem("camera", "lock_exposure is not implemented for webcams yet")
+            reporter.problem("camera", _("lock_exposure is not implemented for webcams yet"))
         self._capture: Any = capture
         self._number = 0
         self._ended = False
@@ -88,7 +96,8 @@ class CvCamera:
             return None
         for prop, value, name in self._settings:
             if not capture.set(prop, value):
-                self.reporter.problem("camera", f"the webcam refused the setting {name} = {value}")
+                refused = _("the webcam refused the setting {name} = {value}")
+                self.reporter.problem("camera", refused.format(name=name, value=value))
         return capture
 
     def read(self) -> CameraFrame | None:
@@ -100,19 +109,22 @@ class CvCamera:
         if not ok or image is None:
             if not self.live:
                 self._ended = True
-                self.reporter.problem("camera", "the camera stopped giving frames")
+                self.reporter.problem("camera", _("the camera stopped giving frames"))
                 return None
             self._fails += 1
             if self._fails >= FAILS_BEFORE_RECONNECT:
                 self.reporter.problem(
-                    "camera", f"the webcam gave no frame {self._fails} times; reconnecting"
+                    "camera",
+                    _("the webcam gave no frame {count} times; reconnecting").format(
+                        count=self._fails
+                    ),
                 )
                 self._capture.release()
                 self._capture = None
                 self._last_try = self.clock.now()
             return None
         if self._fails >= FAILS_BEFORE_RECONNECT:
-            self.reporter.problem("camera", "the webcam is giving frames again")
+            self.reporter.problem("camera", _("the webcam is giving frames again"))
         self._fails = 0
         self._number += 1
         rgb = self._cv2.cvtColor(image, self._cv2.COLOR_BGR2RGB)

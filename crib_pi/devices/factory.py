@@ -24,7 +24,7 @@ from crib_pi.devices.led_layout import LedLayout
 from crib_pi.devices.report import DeviceProblem, Reporter
 from crib_pi.devices.screens import Hint, MockScreen, NullScreen, Screen
 from crib_pi.devices.strips import LedStrip, MockStrip, NullStrip
-from crib_pi.i18n import N_
+from crib_pi.i18n import N_, _
 from crib_pi.snapshot import BoardSnapshot
 from crib_pi.voice.speakers import MockSpeaker, Speaker
 from crib_pi.voice.speech import NullVoice, Voice, VoiceLike
@@ -72,7 +72,8 @@ class Devices:
             try:
                 device.close()
             except Exception as exc:
-                self.reporter.problem(name, f"did not close cleanly ({exc!r})")
+                said = _("did not close cleanly ({exc!r})").format(exc=exc)
+                self.reporter.problem(name, said)
 
     def __enter__(self) -> Devices:
         return self
@@ -96,7 +97,11 @@ def choose_backend(config: DeviceConfig, backend: str | None = None) -> str:
     if not chosen:
         return "pi" if on_a_pi() else "desktop"
     if chosen not in BACKENDS:
-        raise DeviceConfigError(f"{ENV}={chosen!r} is not one of {', '.join(BACKENDS)}")
+        raise DeviceConfigError(
+            _("{env}={chosen!r} is not one of {known}").format(
+                env=ENV, chosen=chosen, known=", ".join(BACKENDS)
+            )
+        )
     return chosen
 
 
@@ -139,7 +144,9 @@ def _try(reporter: Reporter, build: Callable[[], object], stand_in: Callable[[],
     try:
         return build()
     except DeviceUnavailableError as exc:
-        reporter.problem(exc.device, f"{exc.reason}; carrying on without it")
+        reporter.problem(
+            exc.device, _("{reason}; carrying on without it").format(reason=exc.reason)
+        )
         return stand_in()
 
 
@@ -242,7 +249,7 @@ def _espeak_voice(config: DeviceConfig, reporter: Reporter) -> VoiceLike:
 
     def build() -> Voice:
         if not has_audio_output():
-            raise DeviceUnavailableError("voice", "no sound card (see hardware/speaker.md)")
+            raise DeviceUnavailableError("voice", _("no sound card (see hardware/speaker.md)"))
         return _voice(config, EspeakSpeaker(speed=config.voice.speed), reporter)
 
     voice: VoiceLike = _try(reporter, build, NullVoice)
@@ -262,8 +269,10 @@ def _pi_strip(config: LedConfig, count: int, reporter: Reporter) -> LedStrip:
         if strip.too_long_for_default_buffer:
             reporter.problem(
                 "leds",
-                f"{count} LEDs need more than spidev's default 4096-byte buffer:"
-                " add spidev.bufsiz=32768 to the kernel command line",
+                _(
+                    "{count} LEDs need more than spidev's default 4096-byte buffer:"
+                    " add spidev.bufsiz=32768 to the kernel command line"
+                ).format(count=count),
             )
         return strip
     from crib_pi.devices.ws281x_strip import Ws281xStrip

@@ -14,6 +14,7 @@ from crib_pi.devices.clock import Clock
 from crib_pi.devices.config import ButtonsConfig
 from crib_pi.devices.errors import DeviceUnavailableError
 from crib_pi.devices.report import Reporter
+from crib_pi.i18n import _
 
 
 class GpioButtons(ButtonSet):
@@ -29,7 +30,9 @@ class GpioButtons(ButtonSet):
         try:
             from gpiozero import Button
         except ImportError as exc:
-            raise DeviceUnavailableError("buttons", f"gpiozero is not installed ({exc})") from exc
+            raise DeviceUnavailableError(
+                "buttons", _("gpiozero is not installed ({exc})").format(exc=exc)
+            ) from exc
         wired = [s for s in config.buttons if s.pin is not None]
         labels = {s.name: f"GPIO {s.pin}" for s in wired}
         super().__init__(config, [s.name for s in wired], clock, reporter, labels)
@@ -38,7 +41,8 @@ class GpioButtons(ButtonSet):
             try:
                 button = Button(spec.pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
             except Exception as exc:  # gpiozero raises many kinds: no chip, pin in use...
-                reporter.problem(f"button {spec.name}", f"GPIO {spec.pin} cannot be used: {exc}")
+                unusable = _("GPIO {pin} cannot be used: {exc}").format(pin=spec.pin, exc=exc)
+                reporter.problem(f"button {spec.name}", unusable)
                 continue
             button.when_pressed = self._callback(spec.name, True)
             button.when_released = self._callback(spec.name, False)
@@ -46,7 +50,7 @@ class GpioButtons(ButtonSet):
             if button.is_pressed:
                 self.start_pressed(spec.name)
         if wired and not self._devices:
-            raise DeviceUnavailableError("buttons", "no button pin could be opened")
+            raise DeviceUnavailableError("buttons", _("no button pin could be opened"))
 
     def _callback(self, name: str, pressed: bool) -> Any:
         def changed() -> None:

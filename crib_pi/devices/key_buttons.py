@@ -13,6 +13,7 @@ from crib_pi.devices.clock import Clock
 from crib_pi.devices.config import ButtonsConfig
 from crib_pi.devices.errors import DeviceConfigError, DeviceUnavailableError
 from crib_pi.devices.report import Reporter
+from crib_pi.i18n import _
 
 
 class KeyButtons(ButtonSet):
@@ -22,9 +23,13 @@ class KeyButtons(ButtonSet):
         try:
             import pygame
         except ImportError as exc:
-            raise DeviceUnavailableError("buttons", f"pygame is not installed ({exc})") from exc
+            raise DeviceUnavailableError(
+                "buttons", _("pygame is not installed ({exc})").format(exc=exc)
+            ) from exc
         if not pygame.display.get_init():
-            raise DeviceUnavailableError("buttons", "keys need a pygame window, and none is open")
+            raise DeviceUnavailableError(
+                "buttons", _("keys need a pygame window, and none is open")
+            )
         self._pygame = pygame
         self._keymap: dict[int, str] = {}
         for spec in config.buttons:
@@ -33,10 +38,14 @@ class KeyButtons(ButtonSet):
                     code = pygame.key.key_code(key)
                 except ValueError as exc:
                     raise DeviceConfigError(
-                        f"devices.buttons.{spec.name}.keys: {key!r} is not a key name"
+                        _("devices.buttons.{name}.keys: {key!r} is not a key name").format(
+                            name=spec.name, key=key
+                        )
                     ) from exc
                 if code in self._keymap:
-                    raise DeviceConfigError(f"key {key!r} is given to two buttons")
+                    raise DeviceConfigError(
+                        _("key {key!r} is given to two buttons").format(key=key)
+                    )
                 self._keymap[code] = spec.name
         names = [s.name for s in config.buttons if s.keys]
         labels = {s.name: "key " + " / ".join(s.keys) for s in config.buttons if s.keys}

@@ -19,6 +19,7 @@ from crib_pi.devices.led_power import PowerLimit
 from crib_pi.devices.report import Reporter
 from crib_pi.devices.snapshot_view import winning_side
 from crib_pi.devices.strips import LedStrip
+from crib_pi.i18n import _
 from crib_pi.snapshot import BoardSnapshot
 
 
@@ -34,7 +35,9 @@ class LedBoard:
         self.power = PowerLimit.from_config(config)
         if strip.count * config.idle_ma_per_led >= config.max_amps * 1000:
             raise DeviceConfigError(
-                f"devices.leds: {strip.count} idle LEDs alone draw more than max_amps"
+                _("devices.leds: {count} idle LEDs alone draw more than max_amps").format(
+                    count=strip.count
+                )
             )
         self.last_frame: Frame = ()
         self._queue: list[tuple[float, Frame]] = []
@@ -59,7 +62,7 @@ class LedBoard:
         try:
             layout = self.layout(snapshot)
         except DeviceConfigError as exc:
-            self._fail(f"cannot show this game: {exc}")
+            self._fail(_("cannot show this game: {exc}").format(exc=exc))
             return
         before, self._before = self._before, snapshot
         same_game = before is not None and len(before.sides) == len(snapshot.sides)
@@ -97,7 +100,11 @@ class LedBoard:
         try:
             self.strip.show(limited)
         except Exception as exc:  # any driver failure: the game must go on
-            self._fail(f"the strip stopped answering ({exc}); the game goes on without LEDs")
+            self._fail(
+                _("the strip stopped answering ({exc}); the game goes on without LEDs").format(
+                    exc=exc
+                )
+            )
             return
         self.last_frame = limited
 
@@ -114,6 +121,7 @@ class LedBoard:
             if not self._failed:
                 self.strip.show((OFF,) * self.strip.count)
         except Exception as exc:
-            self.reporter.problem("leds", f"could not turn the strip off ({exc})")
+            off = _("could not turn the strip off ({exc})").format(exc=exc)
+            self.reporter.problem("leds", off)
         finally:
             self.strip.close()

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from crib_pi.devices.config import LedConfig
 from crib_pi.devices.errors import DeviceConfigError
+from crib_pi.i18n import _
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,17 +37,22 @@ class LedLayout:
 
     def __post_init__(self) -> None:
         if self.tracks < 1:
-            raise DeviceConfigError(f"an LED board needs at least one track, not {self.tracks}")
+            raise DeviceConfigError(
+                _("an LED board needs at least one track, not {tracks}").format(tracks=self.tracks)
+            )
         if self.holes < 1 or self.leds_per_track < self.holes:
             raise DeviceConfigError(
-                f"devices.leds: {self.holes} holes do not fit {self.leds_per_track} LEDs a track"
+                _("devices.leds: {holes} holes do not fit {leds} LEDs a track").format(
+                    holes=self.holes, leds=self.leds_per_track
+                )
             )
         if self.row_length < 0 or self.start_offset < 0 or self.track_gap < 0:
-            raise DeviceConfigError("devices.leds: row_length, start_offset, track_gap are >= 0")
+            raise DeviceConfigError(_("devices.leds: row_length, start_offset, track_gap are >= 0"))
         if self.count and self.count < self.needed:
             raise DeviceConfigError(
-                f"devices.leds.count {self.count} is fewer than the {self.needed} LEDs"
-                " the layout needs"
+                _(
+                    "devices.leds.count {count} is fewer than the {needed} LEDs the layout needs"
+                ).format(count=self.count, needed=self.needed)
             )
 
     @classmethod
@@ -55,7 +61,9 @@ class LedLayout:
         tracks = 1 if config.shared_track else config.tracks or sides
         if not config.shared_track and tracks < sides:
             raise DeviceConfigError(
-                f"the LED board has {tracks} tracks and the game has {sides} sides"
+                _("the LED board has {tracks} tracks and the game has {sides} sides").format(
+                    tracks=tracks, sides=sides
+                )
             )
         return cls(
             tracks=tracks,
@@ -93,7 +101,11 @@ class LedLayout:
             return None
         track = self.track_of(side)
         if not 0 <= track < self.tracks:
-            raise DeviceConfigError(f"side {side} has no track on a {self.tracks}-track board")
+            raise DeviceConfigError(
+                _("side {side} has no track on a {tracks}-track board").format(
+                    side=side, tracks=self.tracks
+                )
+            )
         pos = (score - 1) % self.holes
         row_len = self.row_length or self.holes
         row, col = divmod(pos, row_len)

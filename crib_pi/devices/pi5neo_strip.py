@@ -14,6 +14,7 @@ from typing import Any
 
 from crib_pi.devices.config import RGB, LedConfig
 from crib_pi.devices.errors import DeviceUnavailableError
+from crib_pi.i18n import _
 
 SPI_BYTES_PER_LED = 24
 DEFAULT_SPIDEV_BUFSIZ = 4096
@@ -26,21 +27,29 @@ class Pi5NeoStrip:
         try:
             from pi5neo import Pi5Neo
         except ImportError as exc:
-            raise DeviceUnavailableError("leds", f"pi5neo is not installed ({exc})") from exc
+            raise DeviceUnavailableError(
+                "leds", _("pi5neo is not installed ({exc})").format(exc=exc)
+            ) from exc
         except Exception as exc:  # e.g. a spidev built for another numpy or Python
-            raise DeviceUnavailableError("leds", f"pi5neo failed to import ({exc!r})") from exc
+            raise DeviceUnavailableError(
+                "leds", _("pi5neo failed to import ({exc!r})").format(exc=exc)
+            ) from exc
         self._count = count
         # Pi5Neo only prints when it cannot open the device, so check first.
         if not os.access(config.spi_device, os.R_OK | os.W_OK):
             raise DeviceUnavailableError(
                 "leds",
-                f"{config.spi_device} cannot be opened: is SPI enabled (dtparam=spi=on) and"
-                " is the user in the spi group?",
+                _(
+                    "{device} cannot be opened: is SPI enabled (dtparam=spi=on) and"
+                    " is the user in the spi group?"
+                ).format(device=config.spi_device),
             )
         try:
             self._neo: Any = Pi5Neo(config.spi_device, count, config.spi_khz, quiet_mode=True)
         except Exception as exc:
-            raise DeviceUnavailableError("leds", f"pi5neo could not start ({exc!r})") from exc
+            raise DeviceUnavailableError(
+                "leds", _("pi5neo could not start ({exc!r})").format(exc=exc)
+            ) from exc
         self.too_long_for_default_buffer = count * SPI_BYTES_PER_LED > DEFAULT_SPIDEV_BUFSIZ
 
     @property

@@ -18,6 +18,7 @@ from crib_pi.devices.clock import Clock
 from crib_pi.devices.config import CameraConfig
 from crib_pi.devices.errors import DeviceUnavailableError
 from crib_pi.devices.report import Reporter
+from crib_pi.i18n import _
 
 
 class PiCamera:
@@ -32,7 +33,9 @@ class PiCamera:
         try:
             camera: Any = picamera2.Picamera2()
         except Exception as exc:
-            raise DeviceUnavailableError("camera", f"no camera module found ({exc!r})") from exc
+            raise DeviceUnavailableError(
+                "camera", _("no camera module found ({exc!r})").format(exc=exc)
+            ) from exc
         try:
             size = (config.width, config.height)
             video = camera.create_video_configuration(main={"size": size, "format": "RGB888"})
@@ -43,7 +46,9 @@ class PiCamera:
                 camera.set_controls({"AeEnable": False, "AwbEnable": False})
         except Exception as exc:
             _quietly_close(camera)
-            raise DeviceUnavailableError("camera", f"the camera would not start ({exc!r})") from exc
+            raise DeviceUnavailableError(
+                "camera", _("the camera would not start ({exc!r})").format(exc=exc)
+            ) from exc
         self._camera = camera
 
     def read(self) -> CameraFrame | None:
@@ -52,7 +57,8 @@ class PiCamera:
         try:
             bgr = self._camera.capture_array("main")
         except Exception as exc:
-            self.reporter.problem("camera", f"the camera stopped giving frames ({exc})")
+            stopped = _("the camera stopped giving frames ({exc})").format(exc=exc)
+            self.reporter.problem("camera", stopped)
             return None
         self._number += 1
         return CameraFrame(bgr[:, :, ::-1].copy(), self.clock.now(), self._number)
@@ -71,17 +77,21 @@ def _import_picamera2() -> Any:
         import picamera2
     except ImportError as exc:
         raise DeviceUnavailableError(
-            "camera", f"picamera2 is not installed ({exc}); apt install python3-picamera2"
+            "camera",
+            _("picamera2 is not installed ({exc}); apt install python3-picamera2").format(exc=exc),
         ) from exc
     except Exception as exc:  # e.g. ValueError from numpy 2 over apt's numpy 1.x
         hint = ""
         if "numpy" in str(exc):
-            hint = (
+            hint = _(
                 "; a pip numpy is hiding apt's python3-numpy: remake .venv with scripts/_venv.sh"
                 " (it keeps the numpy apt's picamera2 was built with)"
             )
         raise DeviceUnavailableError(
-            "camera", f"picamera2 failed to import ({type(exc).__name__}: {exc}){hint}"
+            "camera",
+            _("picamera2 failed to import ({kind}: {exc}){hint}").format(
+                kind=type(exc).__name__, exc=exc, hint=hint
+            ),
         ) from exc
     return picamera2
 

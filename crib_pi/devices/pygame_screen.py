@@ -15,6 +15,7 @@ from crib_pi.devices.config import ScreenConfig
 from crib_pi.devices.errors import DeviceUnavailableError
 from crib_pi.devices.report import Reporter
 from crib_pi.devices.screens import Hint
+from crib_pi.i18n import _
 from crib_pi.snapshot import BoardSnapshot
 
 DESKTOP_SIZE = (800, 480)
@@ -35,7 +36,9 @@ class PygameScreen:
         try:
             import pygame
         except ImportError as exc:
-            raise DeviceUnavailableError("screen", f"pygame-ce is not installed ({exc})") from exc
+            raise DeviceUnavailableError(
+                "screen", _("pygame-ce is not installed ({exc})").format(exc=exc)
+            ) from exc
         before = os.environ.get("SDL_VIDEODRIVER")
         if config.driver:
             os.environ["SDL_VIDEODRIVER"] = config.driver  # SDL reads it at display init only
@@ -48,8 +51,10 @@ class PygameScreen:
             self._surface: Any = pygame.display.set_mode(size, flags)
         except pygame.error as exc:
             pygame.display.quit()
-            driver = os.environ.get("SDL_VIDEODRIVER", "SDL's choice")
-            raise DeviceUnavailableError("screen", f"no display ({driver}): {exc}") from exc
+            driver = os.environ.get("SDL_VIDEODRIVER", _("SDL's choice"))
+            raise DeviceUnavailableError(
+                "screen", _("no display ({driver}): {exc}").format(driver=driver, exc=exc)
+            ) from exc
         finally:
             if before is None:
                 os.environ.pop("SDL_VIDEODRIVER", None)
@@ -81,7 +86,8 @@ class PygameScreen:
             self._pygame.display.flip()
         except Exception as exc:  # a drawing bug must not stop the game
             self._failed = True
-            self.reporter.problem("screen", f"drawing failed ({exc!r}); the screen stays blank")
+            failed = _("drawing failed ({exc!r}); the screen stays blank").format(exc=exc)
+            self.reporter.problem("screen", failed)
 
     def save(self, path: str) -> None:
         """Write what is on the screen now as a PNG."""

@@ -11,6 +11,26 @@ import logging
 import threading
 from dataclasses import dataclass
 
+from crib_pi.i18n import N_, _
+
+#: The devices' names as a person reads them (the reporter keeps the English as its key).
+DEVICE_NAMES = {
+    "camera": N_("camera"),
+    "leds": N_("leds"),
+    "screen": N_("screen"),
+    "buttons": N_("buttons"),
+    "voice": N_("voice"),
+}
+
+
+def device_name(device: str) -> str:
+    """``device`` in the current language: ``camera`` is ``caméra``, ``button go`` is
+    ``bouton go``; a name it does not know is shown as it is."""
+    if device.startswith("button "):
+        return _("button {name}").format(name=device.removeprefix("button "))
+    return _(DEVICE_NAMES[device]) if device in DEVICE_NAMES else device
+
+
 log = logging.getLogger("crib_pi.devices")
 log.addHandler(logging.NullHandler())  # the app decides where problems are shown
 
@@ -23,7 +43,8 @@ class DeviceProblem:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.device}: {self.message}"
+        said = _("{device}: {message}")
+        return said.format(device=device_name(self.device), message=self.message)
 
 
 class Reporter:

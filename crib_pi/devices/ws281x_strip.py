@@ -19,6 +19,7 @@ from typing import Any
 
 from crib_pi.devices.config import RGB, LedConfig
 from crib_pi.devices.errors import DeviceUnavailableError
+from crib_pi.i18n import _
 
 
 class Ws281xStrip:
@@ -29,9 +30,13 @@ class Ws281xStrip:
         try:
             from rpi_ws281x import PixelStrip
         except ImportError as exc:
-            raise DeviceUnavailableError("leds", f"rpi_ws281x is not installed ({exc})") from exc
+            raise DeviceUnavailableError(
+                "leds", _("rpi_ws281x is not installed ({exc})").format(exc=exc)
+            ) from exc
         except Exception as exc:  # a broken build: the table goes on without the strip
-            raise DeviceUnavailableError("leds", f"rpi_ws281x failed to import ({exc!r})") from exc
+            raise DeviceUnavailableError(
+                "leds", _("rpi_ws281x failed to import ({exc!r})").format(exc=exc)
+            ) from exc
         self._count = count
         self._strip: Any = PixelStrip(
             count,
@@ -49,9 +54,9 @@ class Ws281xStrip:
             self._strip = None
             hint = ""
             if "not supported" in str(exc).lower():
-                hint = ' (a Pi 5 needs devices.leds.driver = "pi5neo")'
+                hint = _(' (a Pi 5 needs devices.leds.driver = "pi5neo")')
             raise DeviceUnavailableError(
-                "leds", f"rpi_ws281x could not start: {exc}{hint}"
+                "leds", _("rpi_ws281x could not start: {exc}{hint}").format(exc=exc, hint=hint)
             ) from exc
 
     @property

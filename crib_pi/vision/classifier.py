@@ -37,6 +37,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from crib_pi.i18n import _
 from crib_pi.vision.errors import ModelError
 from crib_pi.vision.patches import grey_patches, normalise
 
@@ -86,11 +87,13 @@ def model_path(name: str = MODEL_NAME) -> Path:
 
 def _load(path: Path) -> cv2.dnn.Net:
     if not path.is_file():
-        raise ModelError(f"recognition model missing: {path}")
+        raise ModelError(_("recognition model missing: {path}").format(path=path))
     try:
         return cv2.dnn.readNetFromONNX(str(path))
     except cv2.error as exc:
-        raise ModelError(f"recognition model does not load: {path}: {exc}") from exc
+        raise ModelError(
+            _("recognition model does not load: {path}: {exc}").format(path=path, exc=exc)
+        ) from exc
 
 
 class Classifier:
@@ -105,7 +108,9 @@ class Classifier:
         shipped = not paths
         paths = list(paths) or [model_path(), model_path(SECOND_NAME), model_path(WIDE_NAME)]
         if len(paths) > 3:
-            raise ModelError(f"at most three recognition models, not {len(paths)}")
+            raise ModelError(
+                _("at most three recognition models, not {count}").format(count=len(paths))
+            )
         self._nets = [_load(p) for p in paths]
         if grey == "shipped":
             grey = model_path(GREY_NAME) if shipped else None

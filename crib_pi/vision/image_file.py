@@ -16,12 +16,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from crib_pi.i18n import N_, _
 from crib_pi.vision.errors import ImageReadError
 
 MAX_WORK_PIXELS = 12_000_000  # what the recognizer works on: ~0.35 GB at its peak
 MAX_DECODE_PIXELS = 40_000_000  # a PNG, BMP or WebP decoded whole: 120 MB
 MAX_FILE_BYTES = 200_000_000
-FORMATS = "PNG, JPEG, BMP or WebP"
+FORMATS = N_("PNG, JPEG, BMP or WebP")
 _REDUCED = {
     2: cv2.IMREAD_REDUCED_COLOR_2,
     4: cv2.IMREAD_REDUCED_COLOR_4,
@@ -89,27 +90,41 @@ def load_image(path: str | Path) -> np.ndarray:
     """Read an image file as BGR, at most ``MAX_WORK_PIXELS``, or raise ``ImageReadError``."""
     p = Path(path)
     if not p.is_file():
-        raise ImageReadError(f"no such image: {p}" + (" (a folder)" if p.is_dir() else ""))
+        missing = (
+            _("no such image: {path} (a folder)") if p.is_dir() else _("no such image: {path}")
+        )
+        raise ImageReadError(missing.format(path=p))
     try:
         size = p.stat().st_size
         if size > MAX_FILE_BYTES:
             raise ImageReadError(
-                f"{p}: {size / 1e6:.0f} MB is too big for an image here (at most "
-                f"{MAX_FILE_BYTES / 1e6:.0f} MB)"
+                _("{path}: {size} MB is too big for an image here (at most {limit} MB)").format(
+                    path=p, size=f"{size / 1e6:.0f}", limit=f"{MAX_FILE_BYTES / 1e6:.0f}"
+                )
             )
         with p.open("rb") as fh:
             head = fh.read(1 << 20)  # a JPEG's EXIF and colour profile come before its size
     except OSError as exc:
-        raise ImageReadError(f"cannot read image {p}: {exc.strerror or exc}") from None
+        raise ImageReadError(
+            _("cannot read image {path}: {reason}").format(path=p, reason=exc.strerror or exc)
+        ) from None
     if not head:
-        raise ImageReadError(f"cannot decode image: {p} is empty")
+        raise ImageReadError(_("cannot decode image: {path} is empty").format(path=p))
     found = image_size(head)
     if found is None:
-        raise ImageReadError(f"cannot decode image: {p} is not a {FORMATS} image")
+        raise ImageReadError(
+            _("cannot decode image: {path} is not a {formats} image").format(
+                path=p, formats=_(FORMATS)
+            )
+        )
     fmt, width, height = found
     pixels = width * height
     if pixels == 0:
-        raise ImageReadError(f"cannot decode image: {p} says it is {width} x {height} pixels")
+        raise ImageReadError(
+            _("cannot decode image: {path} says it is {width} x {height} pixels").format(
+                path=p, width=width, height=height
+            )
+        )
     flag = cv2.IMREAD_COLOR
     if pixels > MAX_WORK_PIXELS and fmt == "JPEG":
         scale = next((s for s in (2, 4, 8) if pixels / (s * s) <= MAX_WORK_PIXELS), 0)
@@ -121,9 +136,11 @@ def load_image(path: str | Path) -> np.ndarray:
     try:
         img = cv2.imread(str(p), flag)
     except cv2.error as exc:
-        raise ImageReadError(f"cannot decode image: {p} ({_first_line(exc)})") from None
+        raise ImageReadError(
+            _("cannot decode image: {path} ({reason})").format(path=p, reason=_first_line(exc))
+        ) from None
     if img is None or img.size == 0:
-        raise ImageReadError(f"cannot decode image: {p}")
+        raise ImageReadError(_("cannot decode image: {path}").format(path=p))
     h, w = img.shape[:2]
     if h * w > MAX_WORK_PIXELS:
         f = (MAX_WORK_PIXELS / (h * w)) ** 0.5
@@ -136,8 +153,10 @@ def load_image(path: str | Path) -> np.ndarray:
 def _too_big(p: Path, fmt: str, width: int, height: int) -> ImageReadError:
     limit = MAX_DECODE_PIXELS if fmt != "JPEG" else MAX_WORK_PIXELS * 64
     return ImageReadError(
-        f"{p}: a {width} x {height} {fmt} is too big to read here (at most "
-        f"{limit / 1e6:.0f} megapixels); shrink it first"
+        _(
+            "{path}: a {width} x {height} {format} is too big to read here (at most {limit}"
+            " megapixels); shrink it first"
+        ).format(path=p, width=width, height=height, format=fmt, limit=f"{limit / 1e6:.0f}")
     )
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from crib_pi.i18n import _
 from crib_pi.vision.classifier import Scores, model_path
 from crib_pi.vision.errors import DeckProfileError
 
@@ -94,19 +95,25 @@ class DeckProfile:
     def load(path: Path) -> DeckProfile:
         """Read a profile, checking that it was made with the shipped model."""
         if not path.is_file():
-            raise DeckProfileError(f"no such deck profile: {path}")
+            raise DeckProfileError(_("no such deck profile: {path}").format(path=path))
         try:
             with np.load(path) as d:
                 prof = DeckProfile(
                     str(d["name"]), d["prototypes"].astype(np.float32), d["counts"], str(d["model"])
                 )
         except (OSError, ValueError, KeyError) as exc:
-            raise DeckProfileError(f"cannot read deck profile {path}: {exc}") from exc
+            raise DeckProfileError(
+                _("cannot read deck profile {path}: {exc}").format(path=path, exc=exc)
+            ) from exc
         if prof.prototypes.shape[0] != 52 or prof.counts.shape != (52,):
-            raise DeckProfileError(f"deck profile {path} is not a 52-card profile")
+            raise DeckProfileError(
+                _("deck profile {path} is not a 52-card profile").format(path=path)
+            )
         if prof.model != model_digest():
             raise DeckProfileError(
-                f"deck profile {path} was made with another model; run crib-pi learn-deck again"
+                _(
+                    "deck profile {path} was made with another model; run crib-pi learn-deck again"
+                ).format(path=path)
             )
         return prof
 

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from crib_pi.i18n import _
+
 #: espeak-ng's voice for each language the table speaks.
 ESPEAK_VOICES = {"en": "en-gb", "fr": "fr-fr"}
 ASOUND_CARDS = Path("/proc/asound/cards")
@@ -55,7 +57,7 @@ class MockSpeaker:
     def speak(self, text: str, language: str, volume: float) -> None:
         with self._lock:
             if self._busy:  # pragma: no cover - would mean two threads speak at once
-                raise RuntimeError("the mock speaker was asked to talk over itself")
+                raise RuntimeError(_("the mock speaker was asked to talk over itself"))
             self._busy = True
         start = self.clock()
         if self.seconds:
@@ -80,7 +82,7 @@ class EspeakSpeaker:
 
         found = shutil.which("espeak-ng")
         if found is None:
-            reason = "espeak-ng is not installed (apt install espeak-ng)"
+            reason = _("espeak-ng is not installed (apt install espeak-ng)")
             raise DeviceUnavailableError("voice", reason)
         self.program = found
         self.speed = speed
@@ -107,11 +109,12 @@ class EspeakSpeaker:
         self._process = subprocess.Popen(
             command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
         )
-        _, err = self._process.communicate()
+        _out, err = self._process.communicate()
         code, self._process = self._process.returncode, None
         if code != 0:
-            reason = err.decode(errors="replace").strip().splitlines()[-1:] or [f"exit {code}"]
-            raise OSError(f"espeak-ng failed: {reason[0]}")
+            said = err.decode(errors="replace").strip().splitlines()[-1:]
+            reason = said or [_("exit {code}").format(code=code)]
+            raise OSError(_("espeak-ng failed: {reason}").format(reason=reason[0]))
 
     def close(self) -> None:
         process = self._process

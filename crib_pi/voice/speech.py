@@ -14,6 +14,8 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from crib_pi.i18n import _
+
 if TYPE_CHECKING:
     from crib_pi.devices.report import Reporter
     from crib_pi.voice.speakers import Speaker
@@ -155,7 +157,8 @@ class Voice(VoiceLike):
             except Exception as exc:  # a voice that fails must not stop the table
                 if not self._failed:
                     self._failed = True
-                    self.reporter.problem("voice", f"could not speak ({exc}); still trying")
+                    trying = _("could not speak ({exc}); still trying").format(exc=exc)
+                    self.reporter.problem("voice", trying)
             finally:
                 with self._wake:
                     self._speaking = False

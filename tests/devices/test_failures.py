@@ -7,6 +7,7 @@ display: gpiozero's mock pins stand in for the header, and everything else is re
 from __future__ import annotations
 
 import importlib.util
+import re
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from crib_pi.devices.factory import on_a_pi
 from crib_pi.devices.scenes import pegs_snapshot
 from crib_pi.devices.screens import NullScreen
 from crib_pi.devices.strips import NullStrip
+from crib_pi.i18n import in_language
 from crib_pi.voice.speech import NullVoice
 
 pytestmark = pytest.mark.skipif(bool(on_a_pi()), reason="on a Pi these devices may be there")
@@ -107,3 +109,36 @@ def test_a_device_that_fails_to_close_is_reported_and_the_rest_close() -> None:
     assert len(devices.reporter.about("buttons")) == 1
     assert devices.camera.closed == 1  # type: ignore[attr-defined]
     assert devices.screen.closed == 1  # type: ignore[attr-defined]
+
+
+def test_the_missing_devices_are_reported_in_the_tables_language(mock_factory: Any) -> None:
+    """The problems a person reads on the screen and from ``crib-pi run`` are in French with
+    ``--lang fr``: the device's name and our words (a library's own reason stays as it is)."""
+    config = DeviceConfig.from_mapping({"screen": {"driver": "offscreen-missing"}})
+    clock = FakeClock()
+    with in_language("fr"):
+        devices = make_devices(config, backend="pi", clock=clock, pin_factory=mock_factory)
+        try:
+            mock_factory.pin(17).drive_low()  # the go button held past stuck_s
+            for _tick in range(12):
+                clock.advance(1.0)
+                devices.buttons.poll()
+            said = {p.device: str(p) for p in devices.problems}
+        finally:
+            devices.close()
+    assert said["camera"].startswith("caméra : ") and said["camera"].endswith(" ; on continue sans")
+    assert said["screen"].startswith("écran : aucun affichage (offscreen-missing) : ")
+    if importlib.util.find_spec("rpi_ws281x") is None:
+        assert said["leds"].startswith("LED : rpi_ws281x n'est pas installé (")
+    assert said["button go"] == (
+        "bouton go : go (GPIO 17) est tenu depuis 10 s (ligne bloquée au niveau bas ?) ;"
+        " ignoré jusqu'à ce qu'il soit relâché"
+    )
+    ours = re.sub(
+        r"\([^()]*'[^()]*\)|offscreen-missing not available", " ", " ".join(said.values())
+    )
+    assert (
+        re.findall(r"\b(the|is|not|no|without|carrying|held|installed|found|ignored)\b", ours) == []
+    )
+    with in_language("en"):
+        assert [str(p).split(":")[0] for p in devices.problems][-1] == "button go"
