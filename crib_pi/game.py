@@ -534,7 +534,9 @@ def _discard(s: _State, a: Discard) -> Record:
     o = s.options
     _check_player(s, a.player)
     if a.player in s.discards:
-        raise IllegalActionError(_("{player} has already discarded").format(player=_name(s, a.player)))
+        raise IllegalActionError(
+            _("{player} has already discarded").format(player=_name(s, a.player))
+        )
     if len(a.cards) != o.discards:
         raise IllegalActionError(
             _("{player} must lay {discards} card(s) away to the crib, not {count}").format(
@@ -545,9 +547,7 @@ def _discard(s: _State, a: Discard) -> Record:
         for card in a.cards:
             if card not in s.dealt[a.player]:
                 raise IllegalActionError(
-                    _("{player} was not dealt {card}").format(
-                        player=_name(s, a.player), card=card
-                    )
+                    _("{player} was not dealt {card}").format(player=_name(s, a.player), card=card)
                 )
     else:
         for card in a.cards:
@@ -730,9 +730,7 @@ def _count_show(
     if s.options.muggins:
         s.pending_claim = (owner, score, what)
         s.phase = "claim"
-        text = _("{whose} is shown: {owner} to count it").format(
-            whose=whose, owner=_name(s, owner)
-        )
+        text = _("{whose} is shown: {owner} to count it").format(whose=whose, owner=_name(s, owner))
         return _record(s, a, events, text, problems=tuple(problems))
     for item in score.items:
         if _peg(s, owner, item, what, events):
@@ -846,9 +844,7 @@ def _muggins(s: _State, a: Muggins) -> Record:
     o = s.options
     if o.side_of(a.player) == o.side_of(missed.owner):
         raise IllegalActionError(
-            _("{player} cannot take points from their own side").format(
-                player=_name(s, a.player)
-            )
+            _("{player} cannot take points from their own side").format(player=_name(s, a.player))
         )
     s.missed = None
     events: list[ScoreEvent] = []
@@ -892,11 +888,7 @@ def _prompt(s: _State) -> str:
         )
     if s.phase == "claim" and s.pending_claim:
         owner, _score, what = s.pending_claim
-        counts = (
-            _("{owner} counts the crib")
-            if what == "crib"
-            else _("{owner} counts the hand")
-        )
+        counts = _("{owner} counts the crib") if what == "crib" else _("{owner} counts the hand")
         return counts.format(owner=_name(s, owner))
     return _("game over: {winner} wins").format(
         winner=side_name(s.winner, s.options.players, s.options.names)

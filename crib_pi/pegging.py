@@ -137,9 +137,7 @@ class Pegging:
         self.check_turn(player)
         if not self.pile:
             raise IllegalActionError(
-                _("{player} leads: any card fits the count of 0").format(
-                    player=self.name(player)
-                )
+                _("{player} leads: any card fits the count of 0").format(player=self.name(player))
             )
         fits = self.fits(player)
         if fits:

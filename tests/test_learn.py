@@ -113,7 +113,8 @@ def test_each_step_said_for_each_table() -> None:
         assert len(set(texts)) == len(STEPS)
     assert "six cards" in step_text("deal", 2) and "one card face down" in step_text("deal", 3)
     assert "two cards" in step_text("discard", 2) and "one card" in step_text("discard", 4)
-    assert "(player 1)" in step_text("crib", 2, dealer=1)
+    assert "(Player 2)" in step_text("crib", 2, dealer=1)
+    assert "(Bob)" in step_text("crib", 2, dealer=1, names=("Alice", "Bob"))
     with pytest.raises(CribError, match="step 'shuffle' is not one of"):
         step_text("shuffle")
 
