@@ -300,6 +300,7 @@ class Game:
             skunk=_skunk(s) if s.winner is not None else "none",
             skunk_lines=_skunk_lines(o),
             flags=tuple(s.flags),
+            names=o.names,
         )
 
 

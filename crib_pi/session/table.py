@@ -53,9 +53,9 @@ from crib_pi.cards import Card, cards_text
 from crib_pi.errors import CribError
 from crib_pi.game import Game, Record
 from crib_pi.i18n import _
-from crib_pi.players import player_name
 from crib_pi.learn.guided import Guide
 from crib_pi.learn.mode import LearnMode, verdict_line
+from crib_pi.players import player_name
 from crib_pi.records import Note, format_line, parse_line, replay_lines
 from crib_pi.session.tracker import CardLaid, CardUnsure, MatCleared, Tracker, TrackEvent
 from crib_pi.snapshot import BoardSnapshot
