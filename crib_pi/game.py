@@ -324,7 +324,7 @@ def _apply(s: _State, action: Action) -> Record:
     if s.phase == "over" and not isinstance(action, Deal | Discard | Cut):
         raise IllegalActionError(
             _("the game is over ({winner} won); deal or cut to start the next game").format(
-                winner=side_name(s.winner, s.options.players, s.options.names)
+                winner=_side(s, s.winner)
             )
         )
     handlers = {
@@ -866,9 +866,16 @@ def _side_names(o: GameOptions) -> list[str]:
     return [side_name(side, o.players, o.names) for side in range(o.sides)]
 
 
-def _name(s: _State, player: int) -> str:
+def _name(s: _State, player: int | None) -> str:
     """A player as people read it (``crib_pi.players``)."""
+    assert player is not None
     return player_name(player, s.options.names)
+
+
+def _side(s: _State, side: int | None) -> str:
+    """A side as people read it: a player, or two partners."""
+    assert side is not None
+    return side_name(side, s.options.players, s.options.names)
 
 
 def _prompt(s: _State) -> str:
@@ -891,6 +898,4 @@ def _prompt(s: _State) -> str:
         owner, _score, what = s.pending_claim
         counts = _("{owner} counts the crib") if what == "crib" else _("{owner} counts the hand")
         return counts.format(owner=_name(s, owner))
-    return _("game over: {winner} wins").format(
-        winner=side_name(s.winner, s.options.players, s.options.names)
-    )
+    return _("game over: {winner} wins").format(winner=_side(s, s.winner))

@@ -39,7 +39,17 @@ def test_learn_reads_only_the_core() -> None:
     """Learn mode's words sit at the edge but need nothing from vision, devices or the app."""
     core = {
         f"crib_pi.{n}"
-        for n in ("cards", "scoring", "game", "actions", "snapshot", "errors", "coach", "i18n")
+        for n in (
+            "cards",
+            "scoring",
+            "game",
+            "actions",
+            "snapshot",
+            "errors",
+            "coach",
+            "i18n",
+            "players",
+        )
     }
     core |= {"crib_pi.learn.rules", "crib_pi.learn.risks", "crib_pi.learn.guided"}  # its own
     package = Path(crib_pi.learn.rules.__file__).parent

@@ -62,8 +62,14 @@ def who_won(
         text = _("{player} and {partner} win {score}").format(
             player=player_name(winner, names), partner=player_name(winner + 2, names), score=score
         )
-    names = {"skunk": N_("a skunk"), "double": N_("a double skunk"), "triple": N_("a triple skunk")}
-    return _("{text}, {skunk}").format(text=text, skunk=_(names[skunk])) if skunk in names else text
+    skunks = {
+        "skunk": N_("a skunk"),
+        "double": N_("a double skunk"),
+        "triple": N_("a triple skunk"),
+    }
+    return (
+        _("{text}, {skunk}").format(text=text, skunk=_(skunks[skunk])) if skunk in skunks else text
+    )
 
 
 def _print_text(path: str, summary: dict[str, Any], options: GameOptions) -> None:
