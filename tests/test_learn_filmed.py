@@ -135,7 +135,7 @@ def test_a_filmed_guided_hand_ends_as_scripted(tmp_path: Path, number: int) -> N
     for action in hand.script:
         if isinstance(action, Play):  # the screen said where to lay each card, before it was
             assert any(
-                line.startswith(f"Player {action.player}: lay {action.card} in your zone")
+                line.startswith(f"Player {action.player + 1}: lay {action.card} in your zone")
                 for line in said
             ), action
     assert any("ended as scripted" in line for line in screens[-1].learn)
