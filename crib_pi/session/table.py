@@ -187,12 +187,14 @@ class TableSession:
         if guide is not None and (o.players, o.dealer, o.muggins) != (2, 0, False):
             raise CribError(
                 _(
-                    "guided hand {n} is for 2 players, player 0 dealing, muggins off; this "
-                    "table has {players} players, dealer {dealer}, muggins {muggins}"
+                    "guided hand {n} is for 2 players, the first player dealing, muggins off; "
+                    "this table has {players} players, dealer {dealer}, muggins {muggins}"
                 ).format(
                     n=guided,
                     players=o.players,
-                    dealer=o.dealer,
+                    dealer=_("cut for deal")
+                    if o.dealer is None
+                    else player_name(o.dealer, o.names),
                     muggins=_("on") if o.muggins else _("off"),
                 )
             )
