@@ -144,3 +144,11 @@ def test_history_and_stats_name_people_for_people_and_keep_the_json(
     assert main(["stats", "--db", str(db), "--json"]) == 0
     names = {row["name"] for row in json.loads(capsys.readouterr().out)}
     assert names == {"player 0", "player 1"}
+
+
+def test_the_demo_s_last_line_names_the_winner_as_configured() -> None:
+    from crib_pi.commands.run import _result
+
+    summary = {"winner": 1, "scores": [29, 61], "skunk": "skunk"}
+    assert _result(summary, ("Ann", "Bob")) == "Bob wins 61-29, a skunk"
+    assert _result(summary) == "Player 2 wins 61-29, a skunk"
