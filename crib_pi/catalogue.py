@@ -18,6 +18,10 @@ LOCALE = Path(__file__).resolve().parent / "locale"
 DOMAIN = "crib_pi"
 
 
+CONTEXT = "\x04"
+"""Between a message's context and its id, in ``.mo`` keys and here."""
+
+
 class CatalogueError(ValueError):
     """A ``.po`` file that cannot be read; names the file and the line."""
 
@@ -56,6 +60,7 @@ def read_po(path: Path) -> list[Entry]:
     current: Entry | None = None
     target: tuple[str, int] | None = None  # which field continuation lines extend
     fuzzy = False
+    context: str | None = None  # a msgctxt waiting for its msgid
     lines = path.read_text(encoding="utf-8").splitlines()
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()
@@ -67,10 +72,17 @@ def read_po(path: Path) -> list[Entry]:
         if line.startswith("#"):
             continue
         keyword, _, rest = line.partition(" ")
-        if keyword == "msgid":
-            current = Entry(_unquote(rest, path, number), fuzzy=fuzzy, line=number)
+        if line.startswith('"') and target is not None and target[0] == "context":
+            context = (context or "") + _unquote(line, path, number)
+        elif keyword == "msgctxt":
+            context, target = _unquote(rest, path, number), ("context", 0)
+        elif keyword == "msgid":
+            msgid = _unquote(rest, path, number)
+            if context is not None:  # .mo files key a message with context as ctx EOT msgid
+                msgid = f"{context}{CONTEXT}{msgid}"
+            current = Entry(msgid, fuzzy=fuzzy, line=number)
             entries.append(current)
-            fuzzy, target = False, ("msgid", 0)
+            fuzzy, target, context = False, ("msgid", 0), None
         elif current is None:
             raise CatalogueError(f"{path}:{number}: {keyword} before any msgid")
         elif keyword == "msgid_plural":
@@ -148,6 +160,9 @@ def extract(package: Path = LOCALE.parent) -> dict[str, Message]:
             where = f"{path.relative_to(package.parent)}:{node.lineno}"
             if node.func.id in ("_", "N_") and len(node.args) == 1 and len(texts) == 1:
                 found.setdefault(texts[0], Message(texts[0], None, where))
+            elif node.func.id in ("pgettext", "NC_") and len(texts) == 2:
+                key = f"{texts[0]}{CONTEXT}{texts[1]}"
+                found.setdefault(key, Message(key, None, where))
             elif node.func.id == "ngettext" and len(texts) >= 2:
                 found.setdefault(texts[0], Message(texts[0], texts[1], where))
     return found
@@ -164,7 +179,9 @@ def missing_entries(language: str) -> str:
     for m in extract().values():
         if m.msgid in have:
             continue
-        entry = f"#: {m.where}\nmsgid {_quote(m.msgid)}\n"
+        context, _, msgid = m.msgid.rpartition(CONTEXT)
+        entry = f"#: {m.where}\n" + (f"msgctxt {_quote(context)}\n" if context else "")
+        entry += f"msgid {_quote(msgid)}\n"
         if m.plural is None:
             entry += 'msgstr ""\n'
         else:

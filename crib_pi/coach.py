@@ -38,6 +38,7 @@ import numpy.typing as npt
 
 from crib_pi.cards import SUITS, Card, cards_text, parse_cards
 from crib_pi.errors import IllegalActionError
+from crib_pi.i18n import _
 from crib_pi.scoring import rank_points_table, score_hands
 
 HAND_SIZE = {2: 6, 3: 5, 4: 5}
@@ -96,30 +97,44 @@ class DiscardVerdict:
         }
 
     def text(self) -> str:
-        """``5H 5D is 3rd of 15: 1.24 points a deal below 7C 9H``: for the screen."""
-        said = f"{cards_text(self.chosen.discard)} is the best of {self.choices}"
+        """``5H 5D is 3rd of 15: 1.24 points a deal below 7C 9H``: for the screen, in the
+        current language."""
         if self.is_best:
-            return f"{said} ({self.chosen.net:+.2f} a deal)"
-        place = _ordinal(self.place)
-        return (
-            f"{cards_text(self.chosen.discard)} is {place} of {self.choices}: "
-            f"{self.lost:.2f} points a deal below {cards_text(self.best.discard)}"
+            return _("{away} is the best of {n} ({net:+.2f} a deal)").format(
+                away=cards_text(self.chosen.discard), n=self.choices, net=self.chosen.net
+            )
+        return _("{away} is {place} of {n}: {lost:.2f} points a deal below {best}").format(
+            away=cards_text(self.chosen.discard),
+            place=ordinal(self.place),
+            n=self.choices,
+            lost=self.lost,
+            best=cards_text(self.best.discard),
         )
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+def ordinal(n: int) -> str:
+    """``3rd`` / ``3e``: ``n`` as a place, in the current language."""
+    if 10 <= n % 100 <= 20:
+        return _("{n}th").format(n=n)
+    if n % 10 == 1:
+        return _("{n}st").format(n=n)
+    if n % 10 == 2:
+        return _("{n}nd").format(n=n)
+    if n % 10 == 3:
+        return _("{n}rd").format(n=n)
+    return _("{n}th").format(n=n)
 
 
 def _check(cards: Iterable[Card | str], players: int) -> tuple[Card, ...]:
     if isinstance(players, bool) or players not in HAND_SIZE:
-        raise IllegalActionError(f"players {players!r} is not 2, 3 or 4")
+        raise IllegalActionError(_("players {players!r} is not 2, 3 or 4").format(players=players))
     held = parse_cards(cards)
     want = HAND_SIZE[players]
     if len(held) != want:
         raise IllegalActionError(
-            f"{players} players hold {want} cards each, not {len(held)}: {cards_text(held)}"
+            _("{players} players hold {want} cards each, not {count}: {cards}").format(
+                players=players, want=want, count=len(held), cards=cards_text(held)
+            )
         )
     return held
 
@@ -214,11 +229,13 @@ def compare_discard(
 ) -> DiscardVerdict:
     """Where ``discard`` stands among ``choices`` (as ``rank_discards`` ranked them)."""
     if not choices:
-        raise IllegalActionError("no discards to compare with")
+        raise IllegalActionError(_("no discards to compare with"))
     laid = frozenset(parse_cards(discard))
     for choice in choices:
         if frozenset(choice.discard) == laid:
             place = 1 + sum(1 for c in choices if c.net > choice.net + 1e-9)
             return DiscardVerdict(choice, choices[0], place, len(choices))
     held = cards_text(choices[0].discard + choices[0].keep)
-    raise IllegalActionError(f"{cards_text(sorted(laid))} is not a discard from {held}")
+    raise IllegalActionError(
+        _("{away} is not a discard from {held}").format(away=cards_text(sorted(laid)), held=held)
+    )

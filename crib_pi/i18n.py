@@ -50,6 +50,17 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return _active()[0].ngettext(singular, plural, n)
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the current language, as meant in ``context``: one English word can need
+    two French ones ("spades": "pique" in "sept de pique", "piques" for a row of them)."""
+    return _active()[0].pgettext(context, message)
+
+
+def NC_(context: str, message: str) -> str:
+    """Marks a message with its context for the catalogue; translated with ``pgettext``."""
+    return message
+
+
 def N_(message: str) -> str:
     """Marks a message for the catalogue where it is defined; translated where it is shown."""
     return message

@@ -776,6 +776,15 @@ CASES: list[Case] = [
         "--bogus",
         a__png=FRAME,
     ),
+    case(
+        "learn-deck-camera-photo",
+        "learn-deck --camera {d}/p.npz {d}/a.png",
+        "--camera",
+        a__png=FRAME,
+    ),
+    case("learn-deck-camera-not-npz", "learn-deck --camera {d}/a.png", "a.png", a__png=FRAME),
+    case("learn-deck-camera-no-folder", "learn-deck --camera {d}/none/p.npz", "none"),
+    case("learn-deck-camera-config", "learn-deck --camera --config {d}/none.toml", "none.toml"),
     # -- run ------------------------------------------------------------------------------
     case("run-config-missing", "run --demo --config {d}/none.toml", "none.toml"),
     case(

@@ -115,6 +115,28 @@ def test_a_fuzzy_or_empty_entry_is_not_compiled_and_a_bad_po_is_named(tmp_path: 
         read_po(po)
 
 
+def test_no_message_is_in_the_catalogue_twice() -> None:
+    """Branches merged with git's union driver can each add one message: a copy is an error
+    (GNU msgfmt refuses it, and our compiler would keep only the last)."""
+    ids = [e.msgid for e in read_po(po_path("fr"))]
+    assert sorted({m for m in ids if ids.count(m) > 1}) == []
+
+
+def test_one_english_word_can_have_two_french_ones_by_context(tmp_path: Path) -> None:
+    with in_language("fr"):
+        assert i18n.pgettext("a row of one suit", "spades") == "piques"  # lay the spades
+        assert _("spades") == "pique"  # the seven of spades
+    po = tmp_path / "ctx.po"
+    po.write_text(
+        'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgctxt "a "\n"row"\nmsgid "clubs"\nmsgstr "trèfles"\n\n'
+        'msgid "clubs"\nmsgstr "trèfle"\n',
+        encoding="utf-8",
+    )
+    mo = gettext.GNUTranslations(BytesIO(compile_entries(read_po(po))))
+    assert (mo.pgettext("a row", "clubs"), mo.gettext("clubs")) == ("trèfles", "trèfle")
+
+
 def test_the_compiled_catalogue_gives_every_translation(tmp_path: Path) -> None:
     (written,) = compile_all(LOCALE, tmp_path)
     assert written == tmp_path / "fr" / "LC_MESSAGES" / "crib_pi.mo"
@@ -346,6 +368,11 @@ CHECKED = [
     "commands/discard.py",
     "store.py",
     "devices/config.py",
+    "coach.py",
+    "learn/rules.py",
+    "learn/risks.py",
+    "learn/guided.py",
+    "learn/mode.py",
 ]
 
 

@@ -70,12 +70,16 @@ def no_desktop_window(device_config: Any) -> None:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 
-def _recognizer(problems: list[str]) -> Any:
-    """The card recognizer, or one that reads nothing (cards can then be typed in)."""
+def _recognizer(problems: list[str], deck: str | None = None) -> Any:
+    """The card recognizer, or one that reads nothing (cards can then be typed in).
+
+    ``deck``: the configuration's ``session.deck``; "" means the profile the guided
+    ``learn-deck --camera`` saved, when there is one; None (the demo) means none.
+    """
     try:
         from crib_pi.vision.recognizer import Recognizer
 
-        return Recognizer()
+        return Recognizer(_deck_profile(problems, deck))
     except Exception as exc:
         from crib_pi.session.pipeline import NoRecognizer
 
@@ -83,6 +87,26 @@ def _recognizer(problems: list[str]) -> Any:
             _("card recognition is not available ({exc}); cards can be typed in").format(exc=exc)
         )
         return NoRecognizer()
+
+
+def _deck_profile(problems: list[str], deck: str | None) -> Any:
+    """The deck profile the table reads with, or None; one that cannot be used is a problem
+    said at start-up, and the table reads without it."""
+    from crib_pi.i18n import _
+    from crib_pi.session.lesson import learnt_deck_path
+    from crib_pi.vision.errors import DeckProfileError
+    from crib_pi.vision.profile import DeckProfile
+
+    if deck is None:
+        return None
+    path = Path(deck) if deck else learnt_deck_path()
+    if not deck and not path.is_file():
+        return None
+    try:
+        return DeckProfile.load(path)
+    except DeckProfileError as exc:
+        problems.append(_("{problem}; cards are read without a deck profile").format(problem=exc))
+        return None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -159,7 +183,7 @@ def live(args: argparse.Namespace, devices: Any, config: Any) -> int:
     table.set_learn(config.session.learn, config.session.guided)
     if state is not None and not table.restore(state):
         problems.append("the saved table state did not match the game; the mat is read afresh")
-    recognizer = _recognizer(problems)
+    recognizer = _recognizer(problems, config.session.deck)
     for problem in problems:
         print(f"crib-pi: {problem}", file=sys.stderr)
     Assistant(devices, table, recognizer, fps=config.session.fps).run(service=args.service)

@@ -65,7 +65,9 @@ class GuidedHand:
         actions.append(Crib(discards[1] + discards[0]))
         game.apply(actions[-1])
         if game.phase != "deal":
-            raise CribError(f"guided hand {self.title!r} does not end its deal")
+            raise CribError(
+                _("guided hand {title!r} does not end its deal").format(title=self.title)
+            )
         return tuple(actions)
 
     @property
@@ -145,7 +147,7 @@ class Guide:
 
     def __post_init__(self) -> None:
         if isinstance(self.number, bool) or self.number not in range(1, len(GUIDED_HANDS) + 1):
-            raise CribError(f"guided hand {self.number!r} is not 1, 2 or 3")
+            raise CribError(_("guided hand {n!r} is not 1, 2 or 3").format(n=self.number))
 
     @property
     def hand(self) -> GuidedHand:
@@ -217,8 +219,8 @@ class Guide:
             said = str(action)
         if not record.events:
             return said + _(": it scores nothing.")
-        why = "; ".join(explain(e) for e in record.events)
-        return said + ": " + why + "."
+        why = _("; ").join(explain(e) for e in record.events)
+        return _("{said}: {why}.").format(said=said, why=why)
 
 
 def _crib_words(hand: GuidedHand) -> str:

@@ -18,15 +18,12 @@ from crib_pi.cards import Card, cards_text, deck
 from crib_pi.coach import HAND_SIZE, DiscardChoice, DiscardVerdict, compare_discard, rank_discards
 from crib_pi.errors import IllegalActionError
 from crib_pi.game import Game, Record
-from crib_pi.i18n import N_, _
+from crib_pi.i18n import _
 from crib_pi.learn.guided import Guide
-from crib_pi.learn.risks import risks, unseen_cards, warning
+from crib_pi.learn.risks import RANK_WORDS, ranks_said, risks, unseen_cards, warning
 from crib_pi.learn.rules import explain, step_of, step_text
 from crib_pi.players import player_name
 
-RANK_WORDS = tuple(
-    N_(w) for w in "ace two three four five six seven eight nine ten jack queen king".split()
-)
 BEST_SHOWN = 3
 """How many of the coach's discards the screen lists in practice."""
 
@@ -138,7 +135,9 @@ class LearnMode:
         """
         owner = next((p for p in self.practice.values() if p.complete and card in p.cards), None)
         if owner is None:
-            raise IllegalActionError(f"{card} is not in a practice hand laid face up")
+            raise IllegalActionError(
+                _("{card} is not in a practice hand laid face up").format(card=card)
+            )
         if card not in owner.discard and owner.verdict is None:
             owner.discard.append(card)
         if len(owner.discard) < len(owner.cards) - 4 or owner.verdict is not None:
@@ -229,40 +228,30 @@ def general_caution(pile: tuple[Card, ...], known: list[Card]) -> str | None:
     """With the hand unknown: the ranks that would let any ten-card make fifteen or
     thirty-one, and a pair laid on the last card that invites a pair royal."""
     count = sum(c.value for c in pile)
-    leaves: dict[tuple[int, int], list[str]] = {}
-    pairs: list[str] = []
+    leaves: dict[tuple[int, int], list[int]] = {}
+    pairs: list[int] = []
     for rank in range(1, 14):
         card = next((c for c in deck() if c.rank == rank and c not in known), None)
         if card is None or count + card.value > 31:
             continue
         for risk in risks(pile, card, unseen_cards([*known, card])):
-            word = _(RANK_WORDS[rank - 1])
             if risk.kind in ("fifteen", "thirty_one") and len(risk.ranks) == 4:
                 total = 15 if risk.kind == "fifteen" else 31
-                leaves.setdefault((count + card.value, total), []).append(word)
+                leaves.setdefault((count + card.value, total), []).append(rank)
             elif risk.kind == "pair_royal":
-                pairs.append(word)
+                pairs.append(rank)
     said = [
         _("{ranks} leaves {left}: any ten-card makes {total}").format(
-            ranks=_or(words), left=left, total=total
+            ranks=ranks_said(ranks), left=left, total=total
         )
-        for (left, total), words in leaves.items()
+        for (left, total), ranks in leaves.items()
     ]
     said += [
-        _("another {rank} pairs for two but invites a pair royal for six").format(rank=word)
-        for word in pairs
+        _("another {rank} pairs for two but invites a pair royal for six").format(
+            rank=_(RANK_WORDS[rank - 1])
+        )
+        for rank in pairs
     ]
     if not said:
         return None
-    return _("Careful: {said}.").format(said="; ".join(said))
-
-
-def _or(words: list[str]) -> str:
-    said = (
-        words[0]
-        if len(words) == 1
-        else _("{some} or {last}").format(some=", ".join(words[:-1]), last=words[-1])
-    )
-    return (
-        _("an {ranks}").format(ranks=said) if said[0] in "ae" else _("a {ranks}").format(ranks=said)
-    )
+    return _("Careful: {said}.").format(said=_("; ").join(said))

@@ -20,9 +20,32 @@ from dataclasses import dataclass
 
 from crib_pi.cards import Card, cards_text, deck
 from crib_pi.errors import IllegalActionError
-from crib_pi.scoring import PAIR_NAMES
+from crib_pi.i18n import N_, _
+from crib_pi.scoring import FIFTEEN, PAIR_NAMES, THIRTY_ONE
 
-_RANK_WORDS = "ace two three four five six seven eight nine ten jack queen king".split()
+RANK_WORDS = (
+    N_("ace"), N_("two"), N_("three"), N_("four"), N_("five"), N_("six"), N_("seven"),
+    N_("eight"), N_("nine"), N_("ten"), N_("jack"), N_("queen"), N_("king"),
+)  # fmt: skip
+"""The ranks' names, ace to king (each marked for the catalogue, translated where said)."""
+_WHAT = {
+    "fifteen": FIFTEEN,
+    "thirty_one": THIRTY_ONE,
+    "pair_royal": PAIR_NAMES[3],
+    "double_pair_royal": PAIR_NAMES[4],
+}
+
+
+def ranks_said(ranks: Sequence[int]) -> str:
+    """``a ten, jack, queen or king`` / ``un dix, valet, dame ou roi``: any of ``ranks``."""
+    words = [_(RANK_WORDS[r - 1]) for r in ranks]
+    said = words[0]
+    if len(words) > 1:
+        said = _("{some} or {last}").format(some=", ".join(words[:-1]), last=words[-1])
+    if ranks[0] == 12:  # French: une dame (its own message, so its article can agree)
+        return _("a {queen}").format(queen=said)
+    article = _("an {ranks}") if RANK_WORDS[ranks[0] - 1][0] in "ae" else _("a {ranks}")
+    return article.format(ranks=said)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,18 +64,13 @@ class Risk:
         return self.points * self.answers / self.unseen if self.unseen else 0.0
 
     def text(self) -> str:
-        names = [_RANK_WORDS[r - 1] for r in self.ranks]
-        said = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
-        article = "an" if said[0] in "ae" else "a"
-        what = {
-            "fifteen": "fifteen",
-            "thirty_one": "thirty-one",
-            "pair_royal": PAIR_NAMES[3],
-            "double_pair_royal": PAIR_NAMES[4],
-        }[self.kind]
-        return (
-            f"{article} {said} makes {what} for {self.points} "
-            f"({self.answers} of {self.unseen} unseen cards)"
+        """``a five makes fifteen for 2 (4 of 46 unseen cards)``, in the current language."""
+        return _("{ranks} makes {what} for {points} ({answers} of {unseen} unseen cards)").format(
+            ranks=ranks_said(self.ranks),
+            what=_(_WHAT[self.kind]),
+            points=self.points,
+            answers=self.answers,
+            unseen=self.unseen,
         )
 
 
@@ -72,9 +90,13 @@ def risks(
     """
     count = sum(c.value for c in pile) + card.value
     if count > 31:
-        raise IllegalActionError(f"{card} would make the count {count}")
+        raise IllegalActionError(
+            _("{card} would make the count {count}").format(card=card, count=count)
+        )
     if card in pile:
-        raise IllegalActionError(f"{card} is already in the count: {cards_text(pile)}")
+        raise IllegalActionError(
+            _("{card} is already in the count: {cards}").format(card=card, cards=cards_text(pile))
+        )
     out = tuple(unseen) if unseen is not None else unseen_cards([*pile, card])
     found: list[Risk] = []
     for target, kind in ((15, "fifteen"), (31, "thirty_one")):
@@ -109,7 +131,9 @@ def warning(
     player has seen (the starter, cards played in earlier counts), which cannot answer.
     """
     if card not in hand:
-        raise IllegalActionError(f"{card} is not in the hand {cards_text(hand)}")
+        raise IllegalActionError(
+            _("{card} is not in the hand {cards}").format(card=card, cards=cards_text(hand))
+        )
     unseen = unseen_cards([*pile, *hand, *known])
     mine = risks(pile, card, unseen)
     if not mine:
@@ -123,8 +147,9 @@ def warning(
     )
     if not better or better[0][0] >= weight - 1e-12:
         return None
-    said = "; ".join(r.text() for r in mine)
-    leaves = f"leaves the count at {count + card.value}"
+    said = _("; ").join(r.text() for r in mine)
     if any(r.kind.endswith("pair_royal") for r in mine):
-        leaves = f"makes a pair at {count + card.value}"
-    return f"{card} {leaves}: {said}. {better[0][1]} invites less."
+        text = _("{card} makes a pair at {count}: {said}. {better} invites less.")
+    else:
+        text = _("{card} leaves the count at {count}: {said}. {better} invites less.")
+    return text.format(card=card, count=count + card.value, said=said, better=better[0][1])

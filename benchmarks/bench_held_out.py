@@ -1,0 +1,108 @@
+"""Decks the networks never saw: drawn decks of new seeds read by the shipped networks, and
+the naming thresholds swept on them and on the leave-out folds.
+
+Scenes are those of ``bench_vision.py --leave-out`` (flat: 4-8 cards apart; table: 8 cards in
+rows, fans and piles, half on the mat; cards 125-135 px wide at 1280x720). The drawn decks
+(``synth.drawn``, seed 999) are designs no colour network was trained on (the grey network saw
+other seeds). ``--folds DIR`` adds the eight gnome families, each read by networks trained
+without it (``tools/train_vision_gpu.sh``). Each line: recall and wrong cards per kind, and
+which cards were named wrong.
+
+    python benchmarks/bench_held_out.py [--folds build/gpumodels] [--sweep]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from crib_pi.cards import Card
+from crib_pi.vision import classifier, decide
+from crib_pi.vision.recognizer import Recognizer
+
+Scene = tuple[str, np.ndarray, set[Card], set[Card]]  # kind, image, readable, present
+
+
+def scenes(decks: list, seed: int, count: int) -> list[Scene]:  # type: ignore[type-arg]
+    from crib_pi.vision.synth.labels import readable_cards
+    from crib_pi.vision.synth.scenes import LAYOUTS, make_scene
+
+    out: list[Scene] = []
+    for kind in ("flat", "table"):
+        rng = np.random.default_rng(seed)
+        for i in range(count):
+            if kind == "flat":
+                s = make_scene(
+                    rng, decks, size=(1280, 720), card_width=(125.0, 135.0), n_cards=(4, 8),
+                    layout="scatter", tilt=0.0, degrade=0.3, clutter_count=(0, 0),
+                )  # fmt: skip
+            else:
+                s = make_scene(
+                    rng, decks, size=(1280, 720), card_width=(125.0, 135.0), n_cards=(8, 8),
+                    layout=LAYOUTS[i % len(LAYOUTS)], tilt=0.05, degrade=0.5,
+                    clutter_count=(0, 2), on_mat=i % 2 == 1,
+                )  # fmt: skip
+            readable = {Card.from_index(c) for c in readable_cards(s)}
+            out.append((kind, s.image, readable, {Card.from_index(c) for c in s.cards}))
+    return out
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--drawn", type=int, default=12, help="drawn decks (6 scenes a kind each)")
+    p.add_argument("--folds", type=Path, help="networks each trained without one gnome family")
+    p.add_argument("--scenes", type=int, default=12, help="scenes a kind per fold family")
+    p.add_argument("--sweep", action="store_true", help="NAME_AT and GREY_DOUBT_BELOW grid")
+    a = p.parse_args()
+    cv2.setNumThreads(1)
+    from crib_pi.vision.synth.decks import FAMILIES, available, deck_names, load_deck
+    from crib_pi.vision.synth.drawn import drawn_decks
+
+    sets: list[tuple[str, Callable[[], Recognizer], list[Scene]]] = []
+    rng = np.random.default_rng(999)
+    for k, deck in enumerate(drawn_decks(rng, a.drawn)):
+        sets.append((f"drawn{k}", Recognizer, scenes([deck], 1000 + k, 6)))
+    if not sets:
+        print("no fonts for drawn decks (fonts-dejavu-core, fonts-liberation2): skipped")
+    if a.folds and available():
+        for fam, names in FAMILIES.items():
+            colour, grey = a.folds / f"colour-no-{fam}.onnx", a.folds / f"grey-no-{fam}.onnx"
+            if colour.is_file() and grey.is_file():
+                decks = [load_deck(n) for n in names if n in deck_names()]
+                make = lambda c=colour, g=grey: Recognizer(models=[c], grey=g)  # noqa: E731
+                sets.append((f"fold-{fam}", make, scenes(decks, 90213, a.scenes)))
+    grid = [(decide.NAME_AT, classifier.GREY_DOUBT_BELOW)]
+    if a.sweep:
+        grid = list(itertools.product((0.9, 0.95, 0.98), (0.5, 0.7, 0.85)))
+    print(f"HELD-OUT DECKS: {a.drawn} drawn decks (shipped networks), folds: {a.folds or 'none'}")
+    for name_at, grey_doubt in grid:
+        decide.NAME_AT, classifier.GREY_DOUBT_BELOW = name_at, grey_doubt
+        tot: dict[str, list[int]] = {}
+        wrong: list[str] = []
+        for name, make, found in sets:
+            rec = make()
+            group = "drawn" if name.startswith("drawn") else "folds"
+            for kind, image, readable, present in found:
+                named = {r.card for r in rec.read(image).cards}
+                acc = tot.setdefault(f"{group} {kind}", [0, 0, 0])
+                acc[0] += len(named & readable)
+                acc[1] += len(named - present)
+                acc[2] += len(readable)
+                wrong += [f"{name}/{kind}:{c}" for c in sorted(named - present, key=str)]
+        figures = "  ".join(
+            f"{k}: {r / max(t, 1):5.1%} wrong {w} of {t}" for k, (r, w, t) in sorted(tot.items())
+        )
+        print(f"  NAME_AT {name_at:.2f} GREY_DOUBT_BELOW {grey_doubt:.2f}  {figures}")
+        if wrong:
+            print(f"    named wrong: {' '.join(wrong)}")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,190 @@
+"""The guided ``learn-deck --camera``: rows filmed on the mat, scripted presses, real recognition.
+
+The film lays the spades with the seven of hearts where the seven of spades goes (refused,
+naming both), then with the six and seven swapped (refused), then the spades and hearts right,
+the spades again where the clubs go (refused), then the clubs and diamonds; Go after the wrong
+row must not keep it. The profile made is saved where ``crib-pi run`` finds it
+and the table's recognizer reads with it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from crib_pi.cards import Card
+from crib_pi.commands import learn_deck
+from crib_pi.devices import make_devices
+from crib_pi.devices.cameras import CameraFrame
+from crib_pi.devices.clock import FakeClock
+from crib_pi.session.faces import plain_face
+from crib_pi.session.lesson import ROW_SUITS, DeckLesson, learnt_deck_path
+from crib_pi.session.lesson_film import film_lesson
+from crib_pi.session.lesson_row import read_row
+from crib_pi.session.locate import MatLocator
+from crib_pi.vision.recognizer import Recognizer
+
+SUIT_ROWS = [[Card(r, s) for r in range(1, 14)] for s in ROW_SUITS]
+WRONG_ROW = [Card(7, "H") if c == Card(7, "S") else c for c in SUIT_ROWS[0]]
+SWAPPED_ROW = [*SUIT_ROWS[0][:5], Card(7, "S"), Card(6, "S"), *SUIT_ROWS[0][7:]]
+
+
+@pytest.fixture(scope="module")
+def film(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("lesson")
+    spades, hearts, clubs, diamonds = SUIT_ROWS
+    rows = [WRONG_ROW, SWAPPED_ROW, spades, hearts, spades, clubs, diamonds]
+    film_lesson(rows, plain_face, out, seed=3)
+    return out
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> Recognizer:
+    return Recognizer()
+
+
+def presses_of(film: Path) -> dict[int, list[str]]:
+    out: dict[int, list[str]] = defaultdict(list)
+    for text in (film / "buttons.jsonl").read_text().splitlines():
+        line = json.loads(text)
+        out[int(line["frame"])].append(str(line["button"]))
+    return out
+
+
+class FilmCamera:
+    """The filmed frames, one a read; after each frame its scripted presses are made on the
+    mock buttons (press, release, time for Confirm's double-press window), as fingers would.
+    When the film runs out the window is 'closed', so the lesson's loop ends."""
+
+    def __init__(self, film: Path, devices: Any, extra: dict[int, list[str]]) -> None:
+        self.frames = sorted((film / "frames").iterdir())
+        self.presses = presses_of(film)
+        for frame, buttons in extra.items():
+            self.presses[frame] += buttons
+        self.devices = devices
+        self.number = -1
+        self.reads = 0
+
+    def read(self) -> CameraFrame | None:
+        buttons, clock = self.devices.buttons, self.devices.clock
+        for name in self.presses.get(self.number, []):
+            buttons.press(name)
+            clock.advance(0.1)
+            buttons.release(name)
+            clock.advance(0.05)
+        self.number += 1
+        clock.advance(0.1)
+        if self.number >= len(self.frames):
+            self.devices.screen.quit_requested = True
+            return None
+        self.reads += 1
+        bgr = cv2.imread(str(self.frames[self.number]))
+        return CameraFrame(cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB), clock.now(), self.number)
+
+    def close(self) -> None:
+        return None
+
+
+def mock_devices(film: Path, extra: dict[int, list[str]] | None = None) -> Any:
+    devices = make_devices(backend="mock", clock=FakeClock(100.0))
+    devices.camera = FilmCamera(film, devices, extra or {})
+    return devices
+
+
+def test_wrong_and_swapped_rows_are_refused_then_the_deck_is_learnt(
+    film: Path, recognizer: Recognizer
+) -> None:
+    first_confirm = min(presses_of(film))
+    devices = mock_devices(film, {first_confirm + 6: ["go"]})  # Go cannot keep a wrong row
+    lesson = DeckLesson(recognizer.classifier)
+    learn_deck.teach(devices, lesson)
+    said = [s.last_text for s in devices.screen.shown]
+    assert any("7H where 7S goes" in t for t in said), said
+    assert any("out of order: 6S <-> 7S" in t for t in said), said
+    # the spades laid again where the clubs go: same colour, read as spades, refused
+    assert any("look like the spades learnt already: lay the clubs" in t for t in said), said
+    assert lesson.refusals == 3
+    assert lesson.done
+    assert devices.screen.shown[0].prompt.startswith("row 1 of 4: lay the thirteen")
+    confirms = [e for e in devices.buttons.sent if e.button == "confirm"]
+    assert len(confirms) == 7
+    profile = lesson.profile()
+    assert (profile.counts > 0).sum() >= 50  # the project's deck: (nearly) every index found
+    assert profile.counts[Card(7, "S").index] > 0
+    # the profile names what it saw rightly: each learnt card is nearest its own prototype
+    ok = profile.counts > 0
+    sims = profile.prototypes[ok] @ profile.prototypes[ok].T
+    assert (np.argmax(sims, axis=1) == np.arange(int(ok.sum()))).all()
+
+
+def test_a_row_read_alone_names_the_wrong_card(film: Path, recognizer: Recognizer) -> None:
+    frames = sorted((film / "frames").iterdir())
+    bgr = cv2.imread(str(frames[min(presses_of(film))]))
+    locator = MatLocator(DeckLesson(recognizer.classifier).mat)
+    homography = locator.update(bgr)
+    assert homography is not None
+    row = read_row(bgr, homography, tuple(SUIT_ROWS[0]), recognizer.classifier)
+    assert row.wrong == ((Card(7, "S"), Card(7, "H")),)
+    assert not row.ok
+    # the same frame read as the row of hearts: the spades are all wrong there
+    hearts = read_row(bgr, homography, tuple(SUIT_ROWS[1]), recognizer.classifier)
+    assert not hearts.ok
+
+
+def test_camera_command_saves_the_profile_the_table_then_reads_with(
+    film: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from crib_pi import devices as devices_module
+    from crib_pi.cli import main
+    from crib_pi.commands.run import _recognizer
+
+    monkeypatch.setenv("CRIB_PI_DB", str(tmp_path / "state" / "games.sqlite3"))
+    monkeypatch.setenv("CRIB_PI_CONFIG", str(tmp_path / "none.toml"))
+    (tmp_path / "none.toml").write_text("")
+    monkeypatch.setattr(devices_module, "make_devices", lambda config: mock_devices(film))
+    assert not learnt_deck_path().exists()
+    assert main(["learn-deck", "--camera", "--name", "ours"]) == 0
+    out = capsys.readouterr().out
+    assert "7H where 7S goes" in out
+    assert f"wrote {learnt_deck_path()}" in out
+    assert learnt_deck_path().is_file()
+    problems: list[str] = []
+    table = _recognizer(problems, "")  # session.deck = "": the learnt profile
+    assert problems == []
+    assert table.profile is not None and table.profile.name == "ours"
+    assert _recognizer(problems, None).profile is None  # the demo reads without it
+    bad = tmp_path / "other.npz"
+    bad.write_bytes(b"not a profile")
+    assert _recognizer(problems, str(bad)).profile is None
+    assert len(problems) == 1 and str(bad) in problems[0]
+
+
+def test_camera_command_without_four_rows_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from crib_pi import devices as devices_module
+    from crib_pi.cli import main
+
+    short = tmp_path / "short"
+    film_lesson([SUIT_ROWS[0]], plain_face, short, seed=4)
+    monkeypatch.setenv("CRIB_PI_CONFIG", str(tmp_path / "none.toml"))
+    (tmp_path / "none.toml").write_text("")
+    monkeypatch.setattr(devices_module, "make_devices", lambda config: mock_devices(short))
+    target = tmp_path / "deck.npz"
+    assert main(["learn-deck", "--camera", str(target)]) == 1
+    assert "spades learnt: 13 of 13 cards" in capsys.readouterr().out
+    assert not target.exists()
+
+
+def test_learn_deck_needs_a_profile_or_the_camera(capsys: pytest.CaptureFixture[str]) -> None:
+    from crib_pi.cli import main
+
+    assert main(["learn-deck"]) != 0
+    err = capsys.readouterr().err
+    assert "give PROFILE" in err and len(err.strip().splitlines()) == 1
