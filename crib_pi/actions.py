@@ -64,7 +64,8 @@ class GameOptions:
             )
 
     def name(self, player: int) -> str:
-        """A player's name, or ``player N`` when none was given."""
+        """A player's name, or ``player N`` (0-based) when none was given: the language-free
+        key the JSON outputs use; people read ``crib_pi.players.player_name``."""
         return self.names[player] if self.names else f"player {player}"
 
     @property

@@ -44,6 +44,7 @@ from crib_pi.actions import GameOptions
 from crib_pi.devices.config import DeviceConfig
 from crib_pi.errors import CribError
 from crib_pi.i18n import LANGUAGES, _
+from crib_pi.players import player_name
 
 SYSTEM_PATH = Path("/etc/crib-pi/config.toml")
 
@@ -88,9 +89,7 @@ class AppConfig:
     def describe(self) -> str:
         g, s = self.game, self.session
         on, off = _("on"), _("off")
-        dealer = (
-            _("cut for deal") if g.dealer is None else _("player {player}").format(player=g.dealer)
-        )
+        dealer = _("cut for deal") if g.dealer is None else player_name(g.dealer, g.names)
         names = ", ".join(g.names) if g.names else _("(player numbers)")
         leds = self.devices.leds
         buttons = self.devices.buttons.buttons

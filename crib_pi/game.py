@@ -45,6 +45,7 @@ from crib_pi.cards import Card, cards_text
 from crib_pi.errors import CribError, DuplicateCardError, IllegalActionError
 from crib_pi.i18n import N_, _
 from crib_pi.pegging import Pegging
+from crib_pi.players import player_name, side_name
 from crib_pi.scoring import Score, ScoreItem, score_hand
 from crib_pi.snapshot import BoardSnapshot, ScoreEvent, SideSnapshot
 
@@ -299,6 +300,7 @@ class Game:
             skunk=_skunk(s) if s.winner is not None else "none",
             skunk_lines=_skunk_lines(o),
             flags=tuple(s.flags),
+            names=o.names,
         )
 
 
@@ -321,8 +323,8 @@ def _apply(s: _State, action: Action) -> Record:
         s.missed = None  # muggins may be called only straight after the short claim
     if s.phase == "over" and not isinstance(action, Deal | Discard | Cut):
         raise IllegalActionError(
-            _("the game is over (side {winner} won); deal or cut to start the next game").format(
-                winner=s.winner
+            _("the game is over ({winner} won); deal or cut to start the next game").format(
+                winner=_side(s, s.winner)
             )
         )
     handlers = {
@@ -427,7 +429,7 @@ def _cut_for_deal(s: _State, a: CutForDeal) -> Record:
     low = min(c.rank for c in a.cards)
     lowest = [p for p, c in enumerate(a.cards) if c.rank == low]
     if len(lowest) > 1:
-        who = _(" and ").join(_("player {p}").format(p=p) for p in lowest)
+        who = _(" and ").join(_name(s, p) for p in lowest)
         return _record(s, a, [], _("{who} tie for lowest: they cut again").format(who=who))
     s.dealer = lowest[0]
     s.phase = "deal"
@@ -435,8 +437,8 @@ def _cut_for_deal(s: _State, a: CutForDeal) -> Record:
         s,
         a,
         [],
-        _("player {dealer} cuts lowest ({cards}) and deals").format(
-            dealer=s.dealer, cards=a.cards[s.dealer]
+        _("{dealer} cuts lowest ({cards}) and deals").format(
+            dealer=_name(s, s.dealer), cards=a.cards[s.dealer]
         ),
     )
 
@@ -446,7 +448,7 @@ def _choose_dealer(s: _State, a: ChooseDealer) -> Record:
     _check_player(s, a.player)
     s.dealer = a.player
     s.phase = "deal"
-    return _record(s, a, [], _("player {player} deals (chosen by hand)").format(player=a.player))
+    return _record(s, a, [], _("{player} deals (chosen by hand)").format(player=_name(s, a.player)))
 
 
 def _known_cards(s: _State) -> set[Card]:
@@ -512,8 +514,8 @@ def _deal(s: _State, a: Deal) -> Record:
     for p, hand in enumerate(a.hands):
         if len(hand) != o.dealt:
             raise IllegalActionError(
-                _("deal: player {p} has {count} cards; each player gets {dealt}").format(
-                    p=p, count=len(hand), dealt=o.dealt
+                _("deal: {p} has {count} cards; each player gets {dealt}").format(
+                    p=player_name(p, o.names), count=len(hand), dealt=o.dealt
                 )
             )
     if a.extra is not None and o.players != 3:
@@ -524,7 +526,7 @@ def _deal(s: _State, a: Deal) -> Record:
         raise DuplicateCardError(_("deal: {dup} is dealt twice").format(dup=dup))
     s.dealt = list(a.hands)
     s.extra = a.extra
-    return _record(s, a, [], _("player {dealer} deals").format(dealer=s.dealer))
+    return _record(s, a, [], _("{dealer} deals").format(dealer=_name(s, s.dealer)))
 
 
 def _discard(s: _State, a: Discard) -> Record:
@@ -533,18 +535,20 @@ def _discard(s: _State, a: Discard) -> Record:
     o = s.options
     _check_player(s, a.player)
     if a.player in s.discards:
-        raise IllegalActionError(_("player {player} has already discarded").format(player=a.player))
+        raise IllegalActionError(
+            _("{player} has already discarded").format(player=_name(s, a.player))
+        )
     if len(a.cards) != o.discards:
         raise IllegalActionError(
-            _("player {player} must lay {discards} card(s) away to the crib, not {count}").format(
-                player=a.player, discards=o.discards, count=len(a.cards)
+            _("{player} must lay {discards} card(s) away to the crib, not {count}").format(
+                player=_name(s, a.player), discards=o.discards, count=len(a.cards)
             )
         )
     if s.dealt is not None:
         for card in a.cards:
             if card not in s.dealt[a.player]:
                 raise IllegalActionError(
-                    _("player {player} was not dealt {card}").format(player=a.player, card=card)
+                    _("{player} was not dealt {card}").format(player=_name(s, a.player), card=card)
                 )
     else:
         for card in a.cards:
@@ -555,7 +559,9 @@ def _discard(s: _State, a: Discard) -> Record:
         s,
         a,
         [],
-        _("player {player} lays away {cards}").format(player=a.player, cards=cards_text(a.cards)),
+        _("{player} lays away {cards}").format(
+            player=_name(s, a.player), cards=cards_text(a.cards)
+        ),
     )
 
 
@@ -571,7 +577,11 @@ def _cut(s: _State, a: Cut) -> Record:
     s.phase = "play"
     hands = [_kept(s, p) for p in range(s.options.players)]
     s.peg = Pegging(
-        s.options.players, (s.dealer + 1) % s.options.players, hands, [HAND] * len(hands)
+        s.options.players,
+        (s.dealer + 1) % s.options.players,
+        hands,
+        [HAND] * len(hands),
+        names=s.options.names,
     )
     events: list[ScoreEvent] = []
     text = _("the starter is {card}").format(card=a.card)
@@ -614,7 +624,7 @@ def _check_dealt(s: _State, player: int, cards: tuple[Card, ...]) -> None:
     for card in cards:
         if s.dealt is not None and 0 <= player < len(s.dealt) and card not in s.dealt[player]:
             raise IllegalActionError(
-                _("player {player} was not dealt {card}").format(player=player, card=card)
+                _("{player} was not dealt {card}").format(player=_name(s, player), card=card)
             )
         if card in laid:
             raise DuplicateCardError(_("{card} was laid away to the crib").format(card=card))
@@ -647,7 +657,9 @@ def _show(s: _State, a: Show) -> Record:
         raise IllegalActionError(_("every hand has been counted: the crib is next"))
     if a.player != expected:
         raise IllegalActionError(
-            _("player {expected} shows next (left of the dealer first)").format(expected=expected)
+            _("{expected} shows next (left of the dealer first)").format(
+                expected=_name(s, expected)
+            )
         )
     if len(a.cards) != 4:
         raise IllegalActionError(_("a hand has 4 cards, not {count}").format(count=len(a.cards)))
@@ -655,8 +667,8 @@ def _show(s: _State, a: Show) -> Record:
     kept = _kept(s, a.player)
     if kept is not None and set(a.cards) != set(kept):
         raise IllegalActionError(
-            _("player {player} holds {kept}, not {cards}").format(
-                player=a.player, kept=cards_text(kept), cards=cards_text(a.cards)
+            _("{player} holds {kept}, not {cards}").format(
+                player=_name(s, a.player), kept=cards_text(kept), cards=cards_text(a.cards)
             )
         )
     assert s.peg is not None
@@ -677,7 +689,7 @@ def _check_not_elsewhere(s: _State, cards: tuple[Card, ...], owner: int | None) 
         for card in cards:
             if card in s.peg.played[p] or card in s.shown.get(p, ()):
                 raise DuplicateCardError(
-                    _("{card} belongs to player {p}'s hand").format(card=card, p=p)
+                    _("{card} belongs to {p}'s hand").format(card=card, p=_name(s, p))
                 )
     if owner is not None:
         _check_dealt(s, owner, cards)
@@ -687,7 +699,7 @@ def _crib(s: _State, a: Crib) -> Record:
     _need_phase(s, N_("show the crib"), "show")
     if s.show_order[0] != CRIB:
         raise IllegalActionError(
-            _("player {player} shows before the crib").format(player=s.show_order[0])
+            _("{player} shows before the crib").format(player=_name(s, s.show_order[0]))
         )
     if len(a.cards) != 4:
         raise IllegalActionError(_("the crib has 4 cards, not {count}").format(count=len(a.cards)))
@@ -715,11 +727,11 @@ def _count_show(
 ) -> Record:
     s.flags.extend(problems)
     events: list[ScoreEvent] = []
-    whose = _("the crib") if what == "crib" else _("player {owner}'s hand").format(owner=owner)
+    whose = _("the crib") if what == "crib" else _("{owner}'s hand").format(owner=_name(s, owner))
     if s.options.muggins:
         s.pending_claim = (owner, score, what)
         s.phase = "claim"
-        text = _("{whose} is shown: player {owner} to count it").format(whose=whose, owner=owner)
+        text = _("{whose} is shown: {owner} to count it").format(whose=whose, owner=_name(s, owner))
         return _record(s, a, events, text, problems=tuple(problems))
     for item in score.items:
         if _peg(s, owner, item, what, events):
@@ -746,11 +758,11 @@ def _claim(s: _State, a: Claim) -> Record:
     owner, score, what = s.pending_claim
     if a.player != owner:
         message = (
-            _("player {owner} counts this crib, not player {player}")
+            _("{owner} counts this crib, not {player}")
             if what == "crib"
-            else _("player {owner} counts this hand, not player {player}")
+            else _("{owner} counts this hand, not {player}")
         )
-        raise IllegalActionError(message.format(owner=owner, player=a.player))
+        raise IllegalActionError(message.format(owner=_name(s, owner), player=_name(s, a.player)))
     if not 0 <= a.points <= 29:
         raise IllegalActionError(
             _("a claim of {points} is out of range: a count is 0 to 29").format(points=a.points)
@@ -765,16 +777,16 @@ def _claim(s: _State, a: Claim) -> Record:
     _peg(s, owner, item, what, events)
     crib = what == "crib"
     claims = (
-        _("player {owner} claims {points} for the crib")
+        _("{owner} claims {points} for the crib")
         if crib
-        else _("player {owner} claims {points} for the hand")
+        else _("{owner} claims {points} for the hand")
     )
-    text = claims.format(owner=owner, points=a.points)
+    text = claims.format(owner=_name(s, owner), points=a.points)
     if a.points > true:
         worth = (
-            _("player {owner} claimed {points} but the crib is worth {true}")
+            _("{owner} claimed {points} but the crib is worth {true}")
             if crib
-            else _("player {owner} claimed {points} but the hand is worth {true}")
+            else _("{owner} claimed {points} but the hand is worth {true}")
         )
         problems.append(worth.format(owner=owner, points=a.points, true=true))
         over = _("{text}: over-claim, pegged at the true {true} ({count})")
@@ -784,12 +796,12 @@ def _claim(s: _State, a: Claim) -> Record:
         missed = Missed(owner, short, _missing_items(score.items, short))
         s.missed = missed
         missed_in = (
-            _("player {owner} missed {short} in the crib: {items}")
+            _("{owner} missed {short} in the crib: {items}")
             if crib
-            else _("player {owner} missed {short} in the hand: {items}")
+            else _("{owner} missed {short} in the hand: {items}")
         )
         items = _("; ").join(str(i) for i in missed.items)
-        problems.append(missed_in.format(owner=owner, short=short, items=items))
+        problems.append(missed_in.format(owner=_name(s, owner), short=short, items=items))
         text = _("{text}: {short} missed, muggins!").format(text=text, short=short)
     s.flags.extend(problems)
     s.pending_claim = None
@@ -833,15 +845,15 @@ def _muggins(s: _State, a: Muggins) -> Record:
     o = s.options
     if o.side_of(a.player) == o.side_of(missed.owner):
         raise IllegalActionError(
-            _("player {player} cannot take points from their own side").format(player=a.player)
+            _("{player} cannot take points from their own side").format(player=_name(s, a.player))
         )
     s.missed = None
     events: list[ScoreEvent] = []
     cards = tuple(dict.fromkeys(c for i in missed.items for c in i.cards))
     item = ScoreItem("muggins", missed.shortfall, cards, N_("muggins"))
     _peg(s, a.player, item, "muggins", events)
-    text = _("muggins! player {player} takes {shortfall} missed by player {owner}").format(
-        player=a.player, shortfall=missed.shortfall, owner=missed.owner
+    text = _("muggins! {player} takes {shortfall} missed by {owner}").format(
+        player=_name(s, a.player), shortfall=missed.shortfall, owner=_name(s, missed.owner)
     )
     return _record(s, a, events, text, result=_result_if_won(s))
 
@@ -851,37 +863,39 @@ def _muggins(s: _State, a: Muggins) -> Record:
 
 
 def _side_names(o: GameOptions) -> list[str]:
-    if o.players == 4:
-        if o.names:
-            return [f"{o.names[0]} & {o.names[2]}", f"{o.names[1]} & {o.names[3]}"]
-        return [_("players 0 & 2"), _("players 1 & 3")]
-    return [
-        o.names[p] if o.names else _("player {player}").format(player=p) for p in range(o.players)
-    ]
+    return [side_name(side, o.players, o.names) for side in range(o.sides)]
+
+
+def _name(s: _State, player: int | None) -> str:
+    """A player as people read it (``crib_pi.players``)."""
+    assert player is not None
+    return player_name(player, s.options.names)
+
+
+def _side(s: _State, side: int | None) -> str:
+    """A side as people read it: a player, or two partners."""
+    assert side is not None
+    return side_name(side, s.options.players, s.options.names)
 
 
 def _prompt(s: _State) -> str:
     if s.phase == "cut_for_deal":
         return _("each player cuts a card: lowest deals")
     if s.phase == "deal":
-        return _("player {dealer} deals; then cut the starter").format(dealer=s.dealer)
+        return _("{dealer} deals; then cut the starter").format(dealer=_name(s, s.dealer))
     if s.phase == "play" and s.peg:
-        return _("player {turn} to play or say go (count {count})").format(
-            turn=s.peg.turn, count=s.peg.count
+        return _("{turn} to play or say go (count {count})").format(
+            turn=_name(s, s.peg.turn), count=s.peg.count
         )
     if s.phase == "show":
         nxt = s.show_order[0]
         return (
             _("the dealer shows the crib")
             if nxt == CRIB
-            else _("player {player} shows a hand").format(player=nxt)
+            else _("{player} shows a hand").format(player=_name(s, nxt))
         )
     if s.phase == "claim" and s.pending_claim:
         owner, _score, what = s.pending_claim
-        counts = (
-            _("player {owner} counts the crib")
-            if what == "crib"
-            else _("player {owner} counts the hand")
-        )
-        return counts.format(owner=owner)
-    return _("game over: side {winner} wins").format(winner=s.winner)
+        counts = _("{owner} counts the crib") if what == "crib" else _("{owner} counts the hand")
+        return counts.format(owner=_name(s, owner))
+    return _("game over: {winner} wins").format(winner=_side(s, s.winner))

@@ -9,8 +9,9 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from crib_pi.actions import Crib, Show
+from crib_pi.actions import Crib, GameOptions, Show
 from crib_pi.game import Game
+from crib_pi.players import player_name, side_name
 from crib_pi.records import Replay
 from crib_pi.scoring import score_hand
 from crib_pi.store import StoredRecord
@@ -39,11 +40,27 @@ class PlayerStats:
         return out
 
 
-def history_rows(stored: StoredRecord, replay: Replay) -> list[dict[str, Any]]:
-    """One row per game of a record: finished games, then the one in progress."""
+def json_side_names(o: GameOptions) -> list[str]:
+    """The sides as the JSON outputs name them, language-free: the configured names, else
+    ``player 0`` (0-based, as in records); people read ``crib_pi.players.side_name``."""
+    if o.players == 4:
+        if not o.names:
+            return ["players 0 & 2", "players 1 & 3"]
+        return [f"{o.names[0]} & {o.names[2]}", f"{o.names[1]} & {o.names[3]}"]
+    return [o.name(p) for p in range(o.players)]
+
+
+def history_rows(
+    stored: StoredRecord, replay: Replay, *, human: bool = False
+) -> list[dict[str, Any]]:
+    """One row per game of a record: finished games, then the one in progress; ``human``
+    names the sides as people read them, else as the JSON does."""
     game = replay.game
     o = game.options
-    names = [side.name for side in game.snapshot().sides]
+    if human:
+        names = [side_name(side, o.players, o.names) for side in range(o.sides)]
+    else:
+        names = json_side_names(o)
     date = time.strftime("%Y-%m-%d %H:%M", time.localtime(stored.started))
     rows = []
     for number, result in enumerate(game.results, start=1):
@@ -75,10 +92,11 @@ def history_rows(stored: StoredRecord, replay: Replay) -> list[dict[str, Any]]:
     return rows
 
 
-def add_stats(stats: dict[str, PlayerStats], replay: Replay) -> None:
-    """Fold one record into per-player statistics (true counts, whatever was claimed)."""
+def add_stats(stats: dict[str, PlayerStats], replay: Replay, *, human: bool = False) -> None:
+    """Fold one record into per-player statistics (true counts, whatever was claimed); players
+    are keyed as people read them with ``human``, else as the JSON names them."""
     o = replay.game.options
-    names = [o.name(p) for p in range(o.players)]
+    names = [player_name(p, o.names) if human else o.name(p) for p in range(o.players)]
     for name in names:
         stats.setdefault(name, PlayerStats(name))
     game = Game(o)

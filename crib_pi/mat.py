@@ -16,6 +16,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from crib_pi.players import player_name
+
 WIDTH_MM, HEIGHT_MM = 420, 297
 PX_PER_MM = 4
 WIDTH, HEIGHT = WIDTH_MM * PX_PER_MM, HEIGHT_MM * PX_PER_MM
@@ -32,6 +34,12 @@ class Zone:
     name: str
     box: Box
     player: int | None = None
+
+    @property
+    def label(self) -> str:
+        """What the printed mat says in the zone: ``PLAYER 1`` for ``player 0`` (people count
+        players from 1, ``crib_pi.players``), ``STARTER``, ``CRIB``."""
+        return (self.name if self.player is None else player_name(self.player)).upper()
 
     def contains(self, x: float, y: float) -> bool:
         x0, y0, x1, y1 = self.box
@@ -147,7 +155,7 @@ class Mat:
             x0, y0, x1, y1 = (int(v) for v in zone.box)
             colour = colours[zone.player] if zone.player is not None else (120, 120, 120)
             cv2.rectangle(img, (x0, y0), (x1, y1), colour, 6, cv2.LINE_AA)
-            label = zone.name.upper()
+            label = zone.label
             cv2.putText(
                 img,
                 label,
@@ -196,7 +204,7 @@ def pdf_bytes(mat: Mat) -> bytes:
         b, g, r = colours[zone.player] if zone.player is not None else (120, 120, 120)
         rgb = f"{r / 255:.3f} {g / 255:.3f} {b / 255:.3f}"
         ops.append(f"{rgb} RG {rgb} rg " + _rect(x0, y0, x1 - x0, y1 - y0) + " S")
-        label = zone.name.upper().replace("\\", "").replace("(", "").replace(")", "")
+        label = zone.label.replace("\\", "").replace("(", "").replace(")", "")
         ops.append(
             f"BT /F1 {26 * _PT * 1.0:.2f} Tf {(x0 + 16) * _PT:.2f} {h_pt - (y0 + 44) * _PT:.2f} "
             f"Td ({label}) Tj ET"

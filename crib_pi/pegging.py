@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from crib_pi.cards import Card, cards_text
 from crib_pi.errors import DuplicateCardError, IllegalActionError
 from crib_pi.i18n import N_, _
+from crib_pi.players import player_name
 from crib_pi.scoring import (
     FIFTEEN,
     PAIR_NAMES,
@@ -62,6 +63,8 @@ class Pegging:
     last_player: int | None = None
     go_calls: list[GoCall] = field(default_factory=list)
     text: str = ""
+    #: The players' configured names, for the texts (``crib_pi.players``).
+    names: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.hands is not None and self.hand_sizes is None:
@@ -102,6 +105,10 @@ class Pegging:
         held = self.held(player)
         return None if held is None else tuple(c for c in held if self.count + c.value <= 31)
 
+    def name(self, player: int) -> str:
+        """A player as people read it (``crib_pi.players``)."""
+        return player_name(player, self.names)
+
     # -- checking ----------------------------------------------------------------------
 
     def check_play(self, player: int, card: Card) -> None:
@@ -110,7 +117,7 @@ class Pegging:
         held = self.held(player)
         if held is not None and card not in held:
             raise IllegalActionError(
-                _("player {player} does not hold {card}").format(player=player, card=card)
+                _("{player} does not hold {card}").format(player=self.name(player), card=card)
             )
         if self.count + card.value > 31:
             raise IllegalActionError(
@@ -123,20 +130,20 @@ class Pegging:
         for p, cards in enumerate(self.played):
             if card in cards:
                 raise DuplicateCardError(
-                    _("{card} was already played (by player {p})").format(card=card, p=p)
+                    _("{card} was already played (by {p})").format(card=card, p=self.name(p))
                 )
 
     def check_go(self, player: int) -> None:
         self.check_turn(player)
         if not self.pile:
             raise IllegalActionError(
-                _("player {player} leads: any card fits the count of 0").format(player=player)
+                _("{player} leads: any card fits the count of 0").format(player=self.name(player))
             )
         fits = self.fits(player)
         if fits:
             raise IllegalActionError(
-                _("player {player} cannot say go: {fits} fits the count of {count}").format(
-                    player=player, fits=fits[0], count=self.count
+                _("{player} cannot say go: {fits} fits the count of {count}").format(
+                    player=self.name(player), fits=fits[0], count=self.count
                 )
             )
 
@@ -151,8 +158,8 @@ class Pegging:
             raise IllegalActionError(_("play is over: every card has been laid"))
         if player != self.turn:
             raise IllegalActionError(
-                _("it is player {turn}'s turn, not player {player}'s").format(
-                    turn=self.turn, player=player
+                _("it is {turn}'s turn, not {player}'s").format(
+                    turn=self.name(self.turn), player=self.name(player)
                 )
             )
 
@@ -166,8 +173,8 @@ class Pegging:
         self.last_player = player
         score = score_play(self.pile)
         awards = [(player, _said(item)) for item in score.items]
-        self.text = _("player {player} lays {card}, {count}").format(
-            player=player, card=card, count=self.count
+        self.text = _("{player} lays {card}, {count}").format(
+            player=self.name(player), card=card, count=self.count
         )
         if score.items:
             self.text += _(": ") + _(", ").join(_(item.name) for _who, item in awards)
@@ -179,7 +186,7 @@ class Pegging:
         self.check_go(player)
         self.said_go.add(player)
         self.go_calls.append(GoCall(player, self.count, len(self.played[player])))
-        self.text = _("player {player} says go").format(player=player)
+        self.text = _("{player} says go").format(player=self.name(player))
         return self._advance(player)
 
     def _advance(self, actor: int) -> list[Award]:
@@ -196,15 +203,17 @@ class Pegging:
                     else ScoreItem("last_card", 1, tuple(end), N_("one for last card"))
                 )
                 awards.append((last, item))
-                self.text += _("; player {last} pegs {name}").format(last=last, name=_(item.name))
+                self.text += _("; {last} pegs {name}").format(
+                    last=self.name(last), name=_(item.name)
+                )
             self.pile, self.said_go = [], set()
             if not holders:
                 self.turn = None
                 self.text += _("; play is over")
                 return awards
             self.turn = self._next(last, lambda p: p in holders)
-            self.text += _("; the count starts again and player {turn} leads").format(
-                turn=self.turn
+            self.text += _("; the count starts again and {turn} leads").format(
+                turn=self.name(self.turn)
             )
             return awards
         self.turn = self._next(actor, lambda p: p in holders and p not in self.said_go)
@@ -227,8 +236,8 @@ class Pegging:
         played = self.played[player]
         if set(shown) != set(played):
             problems.append(
-                _("player {player} shows {shown} but played {played}").format(
-                    player=player, shown=cards_text(shown), played=cards_text(played)
+                _("{player} shows {shown} but played {played}").format(
+                    player=self.name(player), shown=cards_text(shown), played=cards_text(played)
                 )
             )
         for call in self.go_calls:
@@ -238,9 +247,9 @@ class Pegging:
             fits = [c for c in still_held if call.count + c.value <= 31]
             if fits:
                 problems.append(
-                    _(
-                        "player {player} said go at {count} while holding {fits}, which fitted"
-                    ).format(player=player, count=call.count, fits=fits[0])
+                    _("{player} said go at {count} while holding {fits}, which fitted").format(
+                        player=self.name(player), count=call.count, fits=fits[0]
+                    )
                 )
         return problems
 

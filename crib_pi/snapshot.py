@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from crib_pi.cards import Card
 from crib_pi.i18n import _
+from crib_pi.players import player_name
 
 PHASES = ("cut_for_deal", "deal", "play", "show", "claim", "over")
 
@@ -96,7 +97,13 @@ class BoardSnapshot:
     skunk_lines: tuple[int, ...]
     flags: tuple[str, ...] = field(default=())
     learn: tuple[str, ...] = field(default=())
+    #: The players' configured names; ``name_of`` says a player as people read it.
+    names: tuple[str, ...] = field(default=())
 
     def side_of(self, player: int) -> int:
         """The side a player pegs for."""
         return player % len(self.sides)
+
+    def name_of(self, player: int) -> str:
+        """Player ``player`` (0-based) as people read it (``crib_pi.players``)."""
+        return player_name(player, self.names)

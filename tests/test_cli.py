@@ -68,9 +68,9 @@ def test_replay_many_files(tmp_path: Path) -> None:
     rows = [json.loads(line) for line in out.stdout.splitlines()]
     assert len(rows) == 3
     assert rows[0]["scores"] == list(good[0][1].scores) and rows[0]["winner"] == good[0][1].winner
-    assert "line 3" in rows[1]["error"] and "player 1's turn" in rows[1]["error"]
+    assert "line 3" in rows[1]["error"] and "Player 2's turn" in rows[1]["error"]
     assert rows[2]["winner"] == good[1][1].winner
-    assert "bad.jsonl: line 3: it is player 1's turn" in out.stderr
+    assert "bad.jsonl: line 3: it is Player 2's turn" in out.stderr
     text = crib_pi("replay", str(good[0][0]))
     assert text.returncode == 0 and "wins" in text.stdout
     missing = crib_pi("replay", str(tmp_path / "nope.jsonl"))

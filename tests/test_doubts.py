@@ -70,7 +70,7 @@ def test_a_played_card_read_again_elsewhere_asks_which_card_it_is() -> None:
     play(t, DEAL[:1])  # player 1 plays 10S
     lay(t, "10S", "player 0")  # player 0's ten read as the 10S already played
     q = t.question
-    assert q is not None and "10S" in q.text and "player 1" in q.text
+    assert q is not None and "10S" in q.text and "Player 2's card" in q.text
     assert t.game.scores == (0, 0) and t.game.played(0) == ()
     # the choices: the other tens, as player 0's play
     assert q.actions == [Play(0, C("10C")), Play(0, C("10D")), Play(0, C("10H"))]
@@ -104,7 +104,7 @@ def test_a_crib_card_already_played_is_asked_about_and_the_crib_waits() -> None:
     scores = t.game.scores
     lay(t, "KD", "crib")  # the crib's KC read as KD, which player 0 played
     q = t.question
-    assert q is not None and "player 0's card" in q.text
+    assert q is not None and "Player 1's card" in q.text
     assert t.game.crib_next and t.game.scores == scores  # the crib is not counted
     assert q.actions[0] == Crib((C("KC"),))
     t.on_press(Press("confirm"))

@@ -60,8 +60,8 @@ def refused(g: Game, action: object, match: str) -> None:
 
 def test_refusals_leave_the_game_unchanged() -> None:
     g = known_game()
-    refused(g, Play(0, C("9H")), "it is player 1's turn")
-    refused(g, Play(1, C("9H")), "player 1 was not dealt 9H")
+    refused(g, Play(0, C("9H")), "it is Player 2's turn")
+    refused(g, Play(1, C("9H")), "Player 2 was not dealt 9H")
     refused(g, Play(1, C("4D")), "4D was laid away to the crib")
     refused(g, Go(1), "leads: any card fits")
     refused(g, Play(5, C("5H")), "no player 5 in a 2-player game")
@@ -112,7 +112,7 @@ def test_hidden_hands_checked_at_the_show() -> None:
     r = g.apply(Show(1, cards("KH 3C 5C AD")))  # shows AD instead of 7D, held AD at the go
     assert any("played KH 3C 5C 7D" in p for p in r.problems)
     assert any("said go at 20 while holding" in p for p in r.problems)
-    with pytest.raises(DuplicateCardError, match="KH belongs to player 1"):
+    with pytest.raises(DuplicateCardError, match="KH belongs to Player 2"):
         g.apply(Show(0, cards("QH JH 4C KH")))
     r = g.apply(Show(0, cards("QH JH 4C 6C")))
     assert r.problems == ()
@@ -121,9 +121,9 @@ def test_hidden_hands_checked_at_the_show() -> None:
 def test_show_order_and_crib() -> None:
     g = known_game()
     _to_show(g)
-    refused(g, Show(0, cards("9H 10D JC QS")), "player 1 shows next")
-    refused(g, Crib(cards("2C 3C 4D AD")), "player 1 shows before the crib")
-    refused(g, Show(1, cards("5H 6D 7C 9H")), "9H belongs to player 0")
+    refused(g, Show(0, cards("9H 10D JC QS")), "Player 2 shows next")
+    refused(g, Crib(cards("2C 3C 4D AD")), "Player 2 shows before the crib")
+    refused(g, Show(1, cards("5H 6D 7C 9H")), "9H belongs to Player 1")
     g.apply(Show(1, cards("5H 6D 7C 8S")))
     g.apply(Show(0, cards("9H 10D JC QS")))
     refused(g, Crib(cards("2C 3C 4D 2D")), "the crib is")
@@ -146,7 +146,7 @@ def test_muggins_short_claim_can_be_taken_once_by_an_opponent() -> None:
     before = g.scores
     g.apply(Show(1, cards("5H 6D 7C 8S")))  # with KS: 15s 5-K, 7-8, 6-... = see true score
     assert g.phase == "claim" and g.turn == 1
-    refused(g, Claim(0, 4), "player 1 counts this hand")
+    refused(g, Claim(0, 4), "Player 2 counts this hand")
     refused(g, Claim(1, 30), "out of range")
     true = 2 * 2 + 4  # 5+K, 7+8 fifteens; run of four
     r = g.apply(Claim(1, 4))
@@ -253,7 +253,7 @@ def test_deal_known_without_discards() -> None:
     g = Game(GameOptions(players=2, dealer=0))
     g.apply(DEAL)
     g.apply(Cut(C("KS")))
-    refused(g, Play(1, C("9H")), "player 1 was not dealt 9H")
+    refused(g, Play(1, C("9H")), "Player 2 was not dealt 9H")
     g.apply(Play(1, C("8S")))
     g.apply(Play(0, C("QS")))
     g.apply(Play(1, C("7C")))  # 25
@@ -263,7 +263,7 @@ def test_deal_known_without_discards() -> None:
             g.apply(Go(g.turn))  # type: ignore[arg-type]
         g.apply(Play(p, C(c)))
     assert g.phase == "show"
-    refused(g, Show(1, cards("8S 7C 5H 3C")), "player 1 was not dealt 3C")
+    refused(g, Show(1, cards("8S 7C 5H 3C")), "Player 2 was not dealt 3C")
     r = g.apply(Show(1, cards("8S 7C 5H AD")))
     assert r.problems == ()
     r = g.apply(Show(0, cards("QS 9H 10D JC")))

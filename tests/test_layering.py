@@ -21,6 +21,7 @@ CORE = [
     "i18n",
     "numbers",
     "catalogue",
+    "players",
 ]
 PACKAGE = Path(__file__).resolve().parents[1] / "crib_pi"
 ALLOWED = {f"crib_pi.{name}" for name in CORE} | {"crib_pi"}

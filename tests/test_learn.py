@@ -39,7 +39,17 @@ def test_learn_reads_only_the_core() -> None:
     """Learn mode's words sit at the edge but need nothing from vision, devices or the app."""
     core = {
         f"crib_pi.{n}"
-        for n in ("cards", "scoring", "game", "actions", "snapshot", "errors", "coach", "i18n")
+        for n in (
+            "cards",
+            "scoring",
+            "game",
+            "actions",
+            "snapshot",
+            "errors",
+            "coach",
+            "i18n",
+            "players",
+        )
     }
     core |= {"crib_pi.learn.rules", "crib_pi.learn.risks", "crib_pi.learn.guided"}  # its own
     package = Path(crib_pi.learn.rules.__file__).parent
@@ -113,7 +123,8 @@ def test_each_step_said_for_each_table() -> None:
         assert len(set(texts)) == len(STEPS)
     assert "six cards" in step_text("deal", 2) and "one card face down" in step_text("deal", 3)
     assert "two cards" in step_text("discard", 2) and "one card" in step_text("discard", 4)
-    assert "(player 1)" in step_text("crib", 2, dealer=1)
+    assert "(Player 2)" in step_text("crib", 2, dealer=1)
+    assert "(Bob)" in step_text("crib", 2, dealer=1, names=("Alice", "Bob"))
     with pytest.raises(CribError, match="step 'shuffle' is not one of"):
         step_text("shuffle")
 

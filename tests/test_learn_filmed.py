@@ -9,6 +9,7 @@ the table makes of a learner's game, one deal each to keep them short.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import cv2
@@ -62,8 +63,19 @@ def shown(screens: list[BoardSnapshot]) -> set[str]:
     return {line for s in screens for line in s.learn}
 
 
+def words_on(screen: BoardSnapshot) -> list[str]:
+    """Every text a person reads on the screen."""
+    return [
+        screen.prompt,
+        screen.last_text,
+        *screen.learn,
+        *screen.flags,
+        *(side.name for side in screen.sides),
+    ]
+
+
 def test_a_filmed_learn_mode_deal_explains_every_score(tmp_path: Path) -> None:
-    options = GameOptions(players=2, target=121, dealer=0)
+    options = GameOptions(players=2, target=121, dealer=0, names=("Alice", "Bob"))
     script = first_deal(options, seed=5, known=False)
     film(options, script, plain_face, tmp_path, seed=5, lift_and_return=0.0)
     table, screens = play_back(options, tmp_path)
@@ -75,6 +87,10 @@ def test_a_filmed_learn_mode_deal_explains_every_score(tmp_path: Path) -> None:
         assert explain(event) in said, event
     assert any(line.startswith("The play:") for line in said)
     assert any(line.startswith("The crib:") for line in said)
+    words = [w for screen in screens for w in words_on(screen)]
+    assert not [w for w in words if re.search(r"\b(player|joueur) \d", w, re.IGNORECASE)]
+    assert any(w.startswith("Alice lays") for w in words)
+    assert any(w.startswith("Bob to play") for w in words)
     image = render(screens[-1], (800, 480))  # the learn panel is drawn, not just computed
     assert image.get_size() == (800, 480)
 
@@ -90,7 +106,7 @@ def test_a_filmed_open_hand_practice_ranks_the_discards(tmp_path: Path) -> None:
     table, screens = play_back(options, tmp_path)
     ranked = rank_discards(deal.hands[1], players=2, dealer=False)
     said = shown(screens)
-    assert "Coach for player 1 (not dealing), best discards of 15:" in said
+    assert "Coach for Player 2 (not dealing), best discards of 15:" in said
     for n, choice in enumerate(ranked[:3], start=1):
         assert choice_line(n, choice) in said
     verdict = compare_discard(ranked, away.cards)
@@ -119,7 +135,7 @@ def test_a_filmed_guided_hand_ends_as_scripted(tmp_path: Path, number: int) -> N
     for action in hand.script:
         if isinstance(action, Play):  # the screen said where to lay each card, before it was
             assert any(
-                line.startswith(f"Player {action.player}: lay {action.card} in your zone")
+                line.startswith(f"Player {action.player + 1}: lay {action.card} in your zone")
                 for line in said
             ), action
     assert any("ended as scripted" in line for line in screens[-1].learn)

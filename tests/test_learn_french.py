@@ -111,7 +111,7 @@ def test_a_practice_hand_and_its_cautions_read_in_french() -> None:
     table = learning()
     lay(table, "player 1", "7C 9H 5H 5C 5D JS")
     learn = table.snapshot().learn
-    assert "Conseils pour le joueur 1 (non donneur), meilleurs écarts sur 15 :" in learn
+    assert "Conseils pour Joueur 2 (non donneur), meilleurs écarts sur 15 :" in learn
     lay(table, "crib", "5H 5D")
     verdict = table.message
     assert verdict.startswith("5H 5D est numéro ") and "de moins que 7C 9H" in verdict
@@ -127,7 +127,7 @@ def test_every_step_and_rule_reads_in_french() -> None:
     said = [step_text(s, players, dealer) for s in STEPS for players in (2, 3, 4)
             for dealer in (None, 1)]  # fmt: skip
     assert said[0].startswith("Couper pour la donne :")
-    assert "Donne : le donneur (joueur 1) distribue cinq cartes" in " ".join(said)
+    assert "Donne : le donneur (Joueur 2) distribue cinq cartes" in " ".join(said)
     for hand, starter in (("5H 5D 5C JS", "5S"), ("2H 4H 8H JH", "6H"), ("3S 4S 5S 5D", "6C")):
         items = score_hand(parse_cards(hand.split()), starter).items
         said += [explain(item, "hand") for item in items]

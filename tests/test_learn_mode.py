@@ -49,7 +49,7 @@ def test_open_hand_practice_ranks_the_discards_and_keeps_a_note() -> None:
     lay(table, "player 1", "JS")
     learn = table.snapshot().learn
     ranked = rank_discards(parse_cards("7C 9H 5H 5C 5D JS".split()), dealer=False)
-    at = learn.index("Coach for player 1 (not dealing), best discards of 15:")
+    at = learn.index("Coach for Player 2 (not dealing), best discards of 15:")
     assert list(learn[at + 1 : at + 4]) == [choice_line(n, c) for n, c in enumerate(ranked[:3], 1)]
     assert ranked[0].net >= ranked[1].net >= ranked[2].net
     assert table.game.records == () and len(table.log.memory) == 1  # nothing played or logged
@@ -117,7 +117,7 @@ def test_every_step_says_what_comes_next() -> None:
     assert table.snapshot().learn[0].startswith("Cut for deal")
     lay(table, "player 0", "2C")
     lay(table, "player 1", "9C")
-    assert table.snapshot().learn[0].startswith("Deal: the dealer (player 0) deals six cards")
+    assert table.snapshot().learn[0].startswith("Deal: the dealer (Player 1) deals six cards")
     lay(table, "starter", "4S")
     assert table.snapshot().learn[0].startswith("The play:")
 
@@ -226,12 +226,12 @@ def test_the_guide_walks_through_a_hand_and_notices_a_card_off_the_script() -> N
     game = Game(hand.options)
     first = guide.lines(game)
     assert first[0] == "Guided hand 1 of 3: Fifteens and pairs"
-    assert "Deal player 1 7C 7D 6H 9D KH 2S; they lay away KH 2S." in first
+    assert "Deal Player 2 7C 7D 6H 9D KH 2S; they lay away KH 2S." in first
     assert first[-1] == "Turn up 3D on the starter spot: it scores nothing."
     game.apply(hand.script[0])
     game.apply(hand.script[1])  # Bob's 7C
     said = guide.lines(game)[-1]
-    assert said.startswith("Player 0: lay 8S in your zone: fifteen for two (7C 8S)")
+    assert said.startswith("Player 1: lay 8S in your zone: fifteen for two (7C 8S)")
     assert "bringing the count to exactly fifteen scores two" in said
     game.apply(Play(0, C("5C")))  # not the script's card
     assert guide.done(game) == -1 and "Undo takes it back" in guide.lines(game)[-1]

@@ -126,7 +126,7 @@ def test_the_pdf_mat_is_vector_and_its_markers_are_found(tmp_path: Path) -> None
     mat = Mat(2)
     data = pdf_bytes(mat).decode("latin-1")
     assert "/Subtype /Image" not in data and "/Helvetica-Bold" in data
-    assert "(PLAYER 0) Tj" in data and "(CRIB) Tj" in data
+    assert "(PLAYER 1) Tj" in data and "(CRIB) Tj" in data and "(PLAYER 0)" not in data
     scale = 3  # 12 pixels a millimetre: about 300 dpi
     px_per_pt = scale * 4 * 25.4 / 72
     height = HEIGHT * scale

@@ -52,7 +52,7 @@ def test_replay_summary() -> None:
     [
         (['{"cut": "JS"'], 2, "not JSON"),
         (['{"cut": "1S"}'], 2, "'1S'"),
-        (['{"cut": "5S"}', '{"play": [0, "5H"]}'], 3, "it is player 1's turn"),
+        (['{"cut": "5S"}', '{"play": [0, "5H"]}'], 3, "it is Player 2's turn"),
         (['{"cut": "5S"}', '{"play": [1, "KH"]}', '{"play": [0, "KH"]}'], 4, "already played"),
         (['{"cut": "5S"}', '{"claim": [1, 5]}'], 3, "muggins is off"),
         (['{"cut": "5S"}', '{"undo": 3}'], 3, "only 1 to undo"),

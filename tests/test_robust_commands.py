@@ -19,6 +19,7 @@ from crib_pi.commands.history import record_number
 from crib_pi.commands.install_service import commands, home_warning, unit_text
 from crib_pi.commands.replay import who_won
 from crib_pi.config import ConfigError, from_mapping
+from crib_pi.i18n import in_language
 from crib_pi.session.faces import plain_face
 from crib_pi.session.filmstrip import film
 from crib_pi.simulate import random_game
@@ -26,9 +27,12 @@ from crib_pi.store import GameStore
 
 
 def test_results_name_the_winner_first_and_a_skunk_only_when_there_is_one() -> None:
-    assert who_won(1, [49, 61], "none", 2) == "player 1 wins 61-49"
-    assert who_won(0, [121, 85, 60], "skunk", 3) == "player 0 wins 121-85-60, a skunk"
-    assert who_won(1, [55, 121], "double", 4) == "players 1 and 3 win 121-55, a double skunk"
+    assert who_won(1, [49, 61], "none", 2) == "Player 2 wins 61-49"
+    assert who_won(0, [121, 85, 60], "skunk", 3) == "Player 1 wins 121-85-60, a skunk"
+    assert who_won(1, [55, 121], "double", 4) == "Player 2 and Player 4 win 121-55, a double skunk"
+    assert who_won(1, [49, 61], "none", 2, ("Ann", "Bob")) == "Bob wins 61-49"
+    with in_language("fr"):
+        assert who_won(1, [49, 61], "none", 2) == "Joueur 2 gagne 61-49"
 
 
 def test_history_shows_record_numbers_that_export_takes(

@@ -114,9 +114,9 @@ def test_out_of_turn_card_is_a_question_not_a_score() -> None:
     table.on_track(CardLaid(C("JS"), "starter", (0, 0)))
     assert table.game.scores == (2, 0)  # his heels at once
     table.on_track(CardLaid(C("5H"), "player 0", (0, 0)))  # player 1 leads, not 0
-    assert table.question is not None and "it is player 1's turn" in table.question.text
+    assert table.question is not None and "it is Player 2's turn" in table.question.text
     assert table.game.played(0) == () and table.game.played(1) == ()
-    assert "Confirm: player 1 plays 5H" in table.snapshot().prompt
+    assert "Confirm: Player 2 plays 5H" in table.snapshot().prompt
     table.on_press(Press("confirm"))  # it was player 1's card in the wrong place
     assert table.game.played(1) == (C("5H"),) and table.question is None
     table.on_track(CardLaid(C("KH"), "player 0", (0, 0)))

@@ -41,7 +41,11 @@ def _open(args: argparse.Namespace) -> GameStore:
 
 def run_history(args: argparse.Namespace) -> int:
     store = _open(args)
-    rows = [row for stored, replay in store.iter_replays() for row in history_rows(stored, replay)]
+    rows = [
+        row
+        for stored, replay in store.iter_replays()
+        for row in history_rows(stored, replay, human=not args.json)
+    ]
     if args.json:
         print(json.dumps(rows, ensure_ascii=False))
         return 0
@@ -73,7 +77,7 @@ def run_stats(args: argparse.Namespace) -> int:
     store = _open(args)
     stats: dict[str, PlayerStats] = {}
     for _number, replay in store.iter_replays():
-        add_stats(stats, replay)
+        add_stats(stats, replay, human=not args.json)
     rows = [s.to_json() for s in stats.values()]
     if args.json:
         print(json.dumps(rows, ensure_ascii=False))

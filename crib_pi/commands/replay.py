@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any
 
+from crib_pi.actions import GameOptions
 from crib_pi.cli import clip
 from crib_pi.errors import CribError
 from crib_pi.i18n import N_, _
+from crib_pi.players import player_name
 from crib_pi.records import replay_file
 from crib_pi.snapshot import said
 
@@ -45,31 +48,39 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(summary, ensure_ascii=False))
         else:
-            _print_text(path, summary, replay.game.options.players)
+            _print_text(path, summary, replay.game.options)
     return status
 
 
-def who_won(winner: int, scores: list[int], skunk: str, players: int) -> str:
-    """'player 1 wins 121-85, a skunk' (a side of partners when four play): winner first."""
+def who_won(
+    winner: int, scores: list[int], skunk: str, players: int, names: Sequence[str] = ()
+) -> str:
+    """'Player 2 wins 121-85, a skunk' (a side of partners when four play): winner first."""
     order = [winner] + [i for i in range(len(scores)) if i != winner]
     score = "-".join(str(scores[i]) for i in order)
     if players < 4:
-        text = _("player {player} wins {score}").format(player=winner, score=score)
+        text = _("{player} wins {score}").format(player=player_name(winner, names), score=score)
     else:
-        text = _("players {player} and {partner} win {score}").format(
-            player=winner, partner=winner + 2, score=score
+        text = _("{player} and {partner} win {score}").format(
+            player=player_name(winner, names), partner=player_name(winner + 2, names), score=score
         )
-    names = {"skunk": N_("a skunk"), "double": N_("a double skunk"), "triple": N_("a triple skunk")}
-    return _("{text}, {skunk}").format(text=text, skunk=_(names[skunk])) if skunk in names else text
+    skunks = {
+        "skunk": N_("a skunk"),
+        "double": N_("a double skunk"),
+        "triple": N_("a triple skunk"),
+    }
+    return (
+        _("{text}, {skunk}").format(text=text, skunk=_(skunks[skunk])) if skunk in skunks else text
+    )
 
 
-def _print_text(path: str, summary: dict[str, Any], players: int) -> None:
+def _print_text(path: str, summary: dict[str, Any], options: GameOptions) -> None:
     print(f"== {path}")
     for e in summary["events"]:
         cards = " ".join(e["cards"])
-        line = _("  line {line:>3}  player {player} pegs {points:>2}  {text}").format(
+        line = _("  line {line:>3}  {player} pegs {points:>2}  {text}").format(
             line=e["line"],
-            player=e["player"],
+            player=player_name(e["player"], options.names),
             points=e["points"],
             text=said(e["text"], e["points"]),
         )
@@ -79,7 +90,7 @@ def _print_text(path: str, summary: dict[str, Any], players: int) -> None:
             _("  line {line:>3}  problem: {problem}").format(line=p["line"], problem=p["problem"])
         )
     for number, game in enumerate(summary["games"], start=1):
-        won = who_won(game["winner"], game["scores"], game["skunk"], players)
+        won = who_won(game["winner"], game["scores"], game["skunk"], options.players, options.names)
         print(_("  game {number}: {won}").format(number=number, won=won))
     if summary["winner"] is None:
         scores = " - ".join(map(str, summary["scores"]))

@@ -147,7 +147,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         devices = make_devices(config.devices)
         if args.demo or (devices.backend != "pi" and isinstance(devices.camera, NullCamera)):
-            return demo(args, devices)
+            return demo(args, devices, config.game.names)
         return live(args, devices, config)
     finally:
         if devices is not None:
@@ -219,7 +219,8 @@ class _Progress:
                 self.table.message = ""
 
 
-def demo(args: argparse.Namespace, devices: Any) -> int:
+def demo(args: argparse.Namespace, devices: Any, names: tuple[str, ...] = ()) -> int:
+    """The built-in filmed game, two players to 61 (named as configured, when two are)."""
     import cv2
 
     from crib_pi.commands.session import read_presses
@@ -242,7 +243,7 @@ def demo(args: argparse.Namespace, devices: Any) -> int:
         raise CribError(
             _("--out {out}: not a folder (the demo writes board images there)").format(out=args.out)
         )
-    options = GameOptions(players=2, target=61, dealer=0)
+    options = GameOptions(players=2, target=61, dealer=0, names=names if len(names) == 2 else ())
     _game, actions = random_game(options, seed=args.seed, known=False)
     log = GameLog(None)
     if args.db:
@@ -332,18 +333,18 @@ def demo(args: argparse.Namespace, devices: Any) -> int:
         )
     if args.db:
         print(_("crib-pi: the game is stored in {db}").format(db=args.db))
-    print(f"crib-pi: {_result(summary)}")
+    print(f"crib-pi: {_result(summary, options.names)}")
     print(f"crib-pi: {players.report()}")
     return 0
 
 
-def _result(summary: dict[str, Any]) -> str:
-    """'player 1 wins 61-29, a skunk': the winner's score first, the skunk only if one."""
+def _result(summary: dict[str, Any], names: tuple[str, ...] = ()) -> str:
+    """'Bob wins 61-29, a skunk': the winner's score first, the skunk only if one."""
     from crib_pi.commands.replay import who_won
 
     if summary["winner"] is None:
         return "no winner yet: " + "-".join(map(str, summary["scores"]))
-    return who_won(summary["winner"], summary["scores"], summary["skunk"], 2)
+    return who_won(summary["winner"], summary["scores"], summary["skunk"], 2, names)
 
 
 def _save_board(table: Any, path: Path) -> None:

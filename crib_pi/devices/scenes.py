@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from crib_pi.cards import Card, parse_cards
 from crib_pi.i18n import N_, _
+from crib_pi.players import side_name
 from crib_pi.scoring import FIFTEEN, PAIR_NAMES, ScoreItem, spoken
 from crib_pi.snapshot import BoardSnapshot, ScoreEvent, SideSnapshot
 
@@ -56,9 +57,7 @@ def _skunk(sides: tuple[SideSnapshot, ...], winner: int) -> str:
 
 
 def _names(players: int, sides: int) -> list[str]:
-    if players == sides:
-        return [_("Player {number}").format(number=i + 1) for i in range(sides)]
-    return [" & ".join(f"P{p + 1}" for p in range(i, players, sides)) for i in range(sides)]
+    return [side_name(i, players) for i in range(sides)]
 
 
 def _items(events: tuple[ScoreEvent, ...]) -> tuple[ScoreItem, ...]:

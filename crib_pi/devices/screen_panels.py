@@ -78,7 +78,7 @@ def draw_scores(surface: pygame.Surface, box: Box, snapshot: BoardSnapshot, unit
             )
         if dealt == i:
             who = (
-                _("P{player} deals · crib").format(player=snapshot.dealer + 1)
+                _("{player} deals · crib").format(player=snapshot.name_of(snapshot.dealer))
                 if snapshot.dealer is not None and len(side.players) > 1
                 else _("dealer · crib")
             )
@@ -135,7 +135,7 @@ def draw_play(surface: pygame.Surface, box: Box, snapshot: BoardSnapshot, unit: 
         if snapshot.turn is not None:
             side = snapshot.side_of(snapshot.turn)
             who = snapshot.sides[side]
-            name = who.name if len(who.players) == 1 else f"P{snapshot.turn + 1}"
+            name = who.name if len(who.players) == 1 else snapshot.name_of(snapshot.turn)
             st.text(
                 surface,
                 _("{name} to play").format(name=name),

@@ -21,6 +21,7 @@ from crib_pi.errors import CribError
 from crib_pi.game import Game, Record
 from crib_pi.i18n import N_, _
 from crib_pi.learn.rules import explain
+from crib_pi.players import player_name
 from crib_pi.scoring import score_hand
 
 
@@ -141,6 +142,8 @@ class Guide:
     """Follows the table through one guided hand: what to do next, and whether it is on script."""
 
     number: int  # 1, 2 or 3
+    #: The table's configured names, for what the guide tells each player.
+    names: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if isinstance(self.number, bool) or self.number not in range(1, len(GUIDED_HANDS) + 1):
@@ -183,8 +186,10 @@ class Guide:
         out = []
         for player in (1, 0):
             out.append(
-                _("Deal player {player} {cards}; they lay away {away}.").format(
-                    player=player, cards=hand.hands[player], away=hand.discards[player]
+                _("Deal {player} {cards}; they lay away {away}.").format(
+                    player=player_name(player, self.names),
+                    cards=hand.hands[player],
+                    away=hand.discards[player],
                 )
             )
         return out
@@ -197,12 +202,12 @@ class Guide:
         if isinstance(action, Cut):
             said = _("Turn up {card} on the starter spot").format(card=action.card)
         elif isinstance(action, Play):
-            said = _("Player {player}: lay {card} in your zone").format(
-                player=action.player, card=action.card
+            said = _("{player}: lay {card} in your zone").format(
+                player=player_name(action.player, self.names), card=action.card
             )
         elif isinstance(action, Go):
-            said = _("Player {player} cannot lay a card without passing 31: press Go").format(
-                player=action.player
+            said = _("{player} cannot lay a card without passing 31: press Go").format(
+                player=player_name(action.player, self.names)
             )
         elif isinstance(action, Crib):
             shown = _crib_words(hand)

@@ -22,6 +22,7 @@ from crib_pi.i18n import _
 from crib_pi.learn.guided import Guide
 from crib_pi.learn.risks import RANK_WORDS, ranks_said, risks, unseen_cards, warning
 from crib_pi.learn.rules import explain, step_of, step_text
+from crib_pi.players import player_name
 
 BEST_SHOWN = 3
 """How many of the coach's discards the screen lists in practice."""
@@ -94,6 +95,8 @@ class LearnMode:
     practice: dict[int, Practice] = field(default_factory=dict)
     #: Hands known from practice (the four kept), for cautions in the play.
     kept: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+    #: The table's configured names (``crib_pi.players``).
+    names: tuple[str, ...] = ()
 
     # -- scores ------------------------------------------------------------------------
 
@@ -111,14 +114,13 @@ class LearnMode:
         size = HAND_SIZE[self.players]
         if hand.verdict is not None or hand.complete:
             return _(
-                "player {player}: all {size} cards are down; lay your discard face up on "
-                "the crib spot"
-            ).format(player=player, size=size)
+                "{player}: all {size} cards are down; lay your discard face up on the crib spot"
+            ).format(player=player_name(player, self.names), size=size)
         if card not in hand.cards:
             hand.cards.append(card)
         if not hand.complete:
-            return _("practice: player {player} has {n} of {size} cards face up").format(
-                player=player, n=len(hand.cards), size=size
+            return _("practice: {player} has {n} of {size} cards face up").format(
+                player=player_name(player, self.names), n=len(hand.cards), size=size
             )
         hand.choices = rank_discards(hand.cards, players=self.players, dealer=dealer)
         if size == 6:
@@ -164,9 +166,9 @@ class LearnMode:
             out += self.guide.lines(game)
         elif not coaching:
             step = step_of(game)
-            out.append(step_text(step, self.players, game.dealer))
+            out.append(step_text(step, self.players, game.dealer, self.names))
             if step in ("deal", "discard"):
-                out.append(step_text("discard", self.players, game.dealer))
+                out.append(step_text("discard", self.players, game.dealer, self.names))
                 size = HAND_SIZE[self.players]
                 out.append(
                     _(
@@ -186,10 +188,10 @@ class LearnMode:
         if not hand.complete:
             return []
         if hand.dealer:
-            head = _("Coach for player {player} (dealer), best discards of {n}:")
+            head = _("Coach for {player} (dealer), best discards of {n}:")
         else:
-            head = _("Coach for player {player} (not dealing), best discards of {n}:")
-        out = [head.format(player=hand.player, n=len(hand.choices))]
+            head = _("Coach for {player} (not dealing), best discards of {n}:")
+        out = [head.format(player=player_name(hand.player, self.names), n=len(hand.choices))]
         out += [choice_line(n, c) for n, c in enumerate(hand.choices[:BEST_SHOWN], start=1)]
         if hand.verdict is not None:
             out.append(verdict_line(hand.verdict))

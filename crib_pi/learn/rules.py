@@ -17,13 +17,14 @@ one for his nobs (JS): the jack of the starter's suit in a hand or the crib scor
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from crib_pi.actions import Deal, Discard
 from crib_pi.cards import cards_text
 from crib_pi.errors import CribError
 from crib_pi.game import Game
 from crib_pi.i18n import _
+from crib_pi.players import player_name
 from crib_pi.scoring import ScoreItem, number_word
 from crib_pi.snapshot import ScoreEvent
 
@@ -137,12 +138,14 @@ STEPS = ("cut_for_deal", "deal", "discard", "starter", "play", "show", "crib", "
 """The steps of a game in learn mode's order; ``step_text`` says each one."""
 
 
-def step_text(step: str, players: int = 2, dealer: int | None = None) -> str:
+def step_text(
+    step: str, players: int = 2, dealer: int | None = None, names: Sequence[str] = ()
+) -> str:
     """What the table does at ``step`` (one of ``STEPS``), said to a new player."""
     if dealer is None:
         who = _("the dealer")
     else:
-        who = _("the dealer (player {dealer})").format(dealer=dealer)
+        who = _("the dealer ({dealer})").format(dealer=player_name(dealer, names))
     if step == "cut_for_deal":
         return _(
             "Cut for deal: each player cuts the pack and turns up a card; "

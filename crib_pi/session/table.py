@@ -55,6 +55,7 @@ from crib_pi.game import Game, Record
 from crib_pi.i18n import _
 from crib_pi.learn.guided import Guide
 from crib_pi.learn.mode import LearnMode, verdict_line
+from crib_pi.players import player_name
 from crib_pi.records import Note, format_line, parse_line, replay_lines
 from crib_pi.session.tracker import CardLaid, CardUnsure, MatCleared, Tracker, TrackEvent
 from crib_pi.snapshot import BoardSnapshot
@@ -89,6 +90,8 @@ class Question:
     #: Whether a later sure read of one of the choices answers it (an unclear read does; a
     #: place read as two cards does not: the sure read may be the misread one).
     read_answers: bool = True
+    #: The players' configured names, for the choices' words.
+    names: tuple[str, ...] = ()
 
     def offers(self, card: Card) -> bool:
         """Whether ``card`` is among the choices (a play, a starter or a crib card)."""
@@ -103,16 +106,18 @@ class Question:
         if not self.actions:
             return _("{text} (Undo: take it back)").format(text=self.text)
         action = self.actions[self.index]
-        what = _describe(action)
+        what = _describe(action, self.names)
         more = _(", Go: next choice") if len(self.actions) > 1 else ""
         return _("{text} Confirm: {what}{more}, Undo: neither").format(
             text=self.text, what=what, more=more
         )
 
 
-def _describe(action: Action) -> str:
+def _describe(action: Action, names: tuple[str, ...] = ()) -> str:
     if isinstance(action, Play):
-        return _("player {player} plays {card}").format(player=action.player, card=action.card)
+        return _("{player} plays {card}").format(
+            player=player_name(action.player, names), card=action.card
+        )
     if isinstance(action, Cut):
         return _("the starter is {card}").format(card=action.card)
     if isinstance(action, Crib) and len(action.cards) == 1:
@@ -120,23 +125,24 @@ def _describe(action: Action) -> str:
     return type(action).__name__.lower()
 
 
-def zone_words(zone: str) -> str:
-    """A zone of the mat (``starter``, ``crib``, ``player 1``) as the table names it."""
+def zone_words(zone: str, names: tuple[str, ...] = ()) -> str:
+    """A zone of the mat (``starter``, ``crib``, ``player 1``: 0-based, as the mat keys it)
+    as the table names it (``crib_pi.players``)."""
     if zone == "starter":
         return _("the starter")
     if zone == "crib":
         return _("the crib")
     if zone.startswith("player "):
-        return _("player {player}").format(player=zone.split()[1])
+        return player_name(int(zone.split()[1]), names)
     return zone
 
 
-def _place_text(zone: str) -> str:
+def _place_text(zone: str, names: tuple[str, ...] = ()) -> str:
     if zone == "starter":
         return _("the starter")
     if zone == "crib":
         return _("in the crib")
-    return _("{zone}'s card this deal").format(zone=zone_words(zone))
+    return _("{zone}'s card this deal").format(zone=zone_words(zone, names))
 
 
 @dataclass
@@ -176,21 +182,23 @@ class TableSession:
         if not on:
             self.learn = None
             return
-        guide = Guide(guided) if guided else None
+        guide = Guide(guided, names=self.options.names) if guided else None
         o = self.options
         if guide is not None and (o.players, o.dealer, o.muggins) != (2, 0, False):
             raise CribError(
                 _(
-                    "guided hand {n} is for 2 players, player 0 dealing, muggins off; this "
-                    "table has {players} players, dealer {dealer}, muggins {muggins}"
+                    "guided hand {n} is for 2 players, the first player dealing, muggins off; "
+                    "this table has {players} players, dealer {dealer}, muggins {muggins}"
                 ).format(
                     n=guided,
                     players=o.players,
-                    dealer=o.dealer,
+                    dealer=_("cut for deal")
+                    if o.dealer is None
+                    else player_name(o.dealer, o.names),
                     muggins=_("on") if o.muggins else _("off"),
                 )
             )
-        self.learn = LearnMode(self.options.players, guide)
+        self.learn = LearnMode(self.options.players, guide, names=self.options.names)
 
     def toggle_learn(self) -> None:
         """A hold of Confirm: learn mode on (without a guided hand) or off."""
@@ -272,6 +280,7 @@ class TableSession:
                 Card.parse(q["seen"]) if q["seen"] else None,
                 int(q["index"]),
                 bool(q.get("read_answers", True)),
+                names=self.options.names,
             )
         )
         self.message = state["message"]
@@ -443,7 +452,9 @@ class TableSession:
                 card,
                 zone,
                 _("{card} read in {zone}, but it is {place}.").format(
-                    card=card, zone=zone_words(zone), place=_place_text(where)
+                    card=card,
+                    zone=zone_words(zone, self.options.names),
+                    place=_place_text(where, self.options.names),
                 ),
             )
             return
@@ -477,7 +488,7 @@ class TableSession:
         else:
             self.tracker.ignore(card)
             self.message = _("{card} in {zone} not scored now: {prompt}").format(
-                card=card, zone=zone_words(zone), prompt=g.snapshot().prompt
+                card=card, zone=zone_words(zone, self.options.names), prompt=g.snapshot().prompt
             )
             self._crib_interrupted()
 
@@ -517,7 +528,7 @@ class TableSession:
         """A question when there is a choice to make; otherwise only a notice, and the card
         (if one was read) is set aside, so the next button press does what it always does."""
         if actions:
-            self.question = Question(text, actions, zone, seen)
+            self.question = Question(text, actions, zone, seen, names=self.options.names)
             return
         self.message = _("{text} Not scored.").format(text=text)
         if seen is not None:
@@ -583,13 +594,13 @@ class TableSession:
             reason = str(exc)
         turn = g.turn
         if turn is not None and turn != player and g.can(Play(turn, card)):
-            text = _("{card} in player {player}'s place: {reason}.").format(
-                card=card, player=player, reason=reason
+            text = _("{card} in {player}'s place: {reason}.").format(
+                card=card, player=player_name(player, self.options.names), reason=reason
             )
             self._ask(text, [Play(turn, card)], f"player {player}", card)
         else:
-            text = _("{card} in player {player}'s place: {reason}.").format(
-                card=card, player=player, reason=reason
+            text = _("{card} in {player}'s place: {reason}.").format(
+                card=card, player=player_name(player, self.options.names), reason=reason
             )
             self._ask(text, [], f"player {player}", card)
 
@@ -599,7 +610,7 @@ class TableSession:
         names = cards_text(event.candidates) or _("no guess")
         how = _("read two ways") if event.flipped else _("unclear")
         text = _("a card in {zone} is {how} ({names}).").format(
-            zone=zone_words(zone), how=how, names=names
+            zone=zone_words(zone, self.options.names), how=how, names=names
         )
         if zone == "crib" and not g.crib_next and g.phase in ("play", "show", "claim"):
             self.crib_unclear = event.candidates  # asked when the crib is counted
@@ -653,7 +664,7 @@ class TableSession:
                 self.tracker.ignore(c)
         self.waiting_for_next_deal = False
         self.muggins_open = False
-        self.message = _("undone: {what}").format(what=_describe(last))
+        self.message = _("undone: {what}").format(what=_describe(last, self.options.names))
 
     def _claim_button(self, press: Press) -> None:
         if press.button == "go":

@@ -20,6 +20,7 @@ from crib_pi.game import Record
 from crib_pi.i18n import LANGUAGES, N_, _, in_language, ngettext
 from crib_pi.i18n import number as said_number
 from crib_pi.numbers import NUMBER_WORDS, english_number, french_number
+from crib_pi.players import player_name, side_name
 from crib_pi.scoring import FLUSH_NAMES, PAIR_NAMES, RUN_NAMES, ScoreItem, spoken
 from crib_pi.session.table import Question, TableSession
 from crib_pi.snapshot import ScoreEvent
@@ -180,8 +181,9 @@ class Announcer:
             out.append(Utterance(self._count(record, table), "count", key))
         elif isinstance(action, Claim):
             kind = "muggins" if record.missed is not None else "count"
-            text = _("player {player} claims {points}").format(
-                player=action.player, points=said_number(action.points)
+            text = _("{player} claims {points}").format(
+                player=player_name(action.player, table.options.names),
+                points=said_number(action.points),
             )
             pegged_points = sum(e.points for e in record.events)
             if record.missed is not None:
@@ -196,8 +198,8 @@ class Announcer:
             out.append(Utterance(text, kind, key))
         elif isinstance(action, Muggins):
             points = sum(e.points for e in record.events)
-            text = _("muggins! player {player} takes {points}").format(
-                player=action.player, points=said_number(points)
+            text = _("muggins! {player} takes {points}").format(
+                player=player_name(action.player, table.options.names), points=said_number(points)
             )
             out.append(Utterance(text, "muggins", key))
         if record.result is not None:
@@ -210,7 +212,9 @@ class Announcer:
             whose = _("the crib")
         else:
             assert isinstance(action, Show)
-            whose = _("player {owner}'s hand").format(owner=action.player)
+            whose = _("{owner}'s hand").format(
+                owner=player_name(action.player, table.options.names)
+            )
         if table.options.muggins and not record.events:
             return _("{whose} is shown: its player counts it").format(whose=whose)
         return _("{whose}: {count}").format(whose=whose, count=count(record.events))
@@ -232,7 +236,7 @@ class Announcer:
         return q.text
 
     def end(self, record: Record, table: TableSession) -> str:
-        """``player 0 wins, sixty-one to forty, a skunk``."""
+        """``Alice wins, sixty-one to forty, a skunk`` (``crib_pi.players``)."""
         with in_language(self.language):
             return self._end(record, table)
 
@@ -242,12 +246,8 @@ class Announcer:
         o = table.options
         scores = sorted(result.scores, reverse=True)
         said = _(" to ").join(said_number(s) for s in scores)
-        if o.players == 4:
-            text = _("side {side} wins, {scores}").format(side=result.winner, scores=said)
-        elif o.names:
-            text = _("{who} wins, {scores}").format(who=o.names[result.winner], scores=said)
-        else:
-            text = _("player {player} wins, {scores}").format(player=result.winner, scores=said)
+        who = side_name(result.winner, o.players, o.names)
+        text = _("{who} wins, {scores}").format(who=who, scores=said)
         skunk = {
             "skunk": N_("a skunk"),
             "double": N_("a double skunk"),

@@ -17,8 +17,8 @@ pytestmark = pytest.mark.skipif(
 )
 
 COUNTS = {
-    "en": "player 1's hand: fifteen two, fifteen four, and a pair is six",
-    "fr": "la main du joueur 1: quinze deux, quinze quatre, et une paire font six",
+    "en": "Player 2's hand: fifteen two, fifteen four, and a pair is six",
+    "fr": "la main de Joueur 2: quinze deux, quinze quatre, et une paire font six",
 }
 
 

@@ -81,8 +81,13 @@ def test_the_end_of_the_game_names_the_winner_the_score_and_the_skunk() -> None:
     winner, loser = sorted(last.result.scores, reverse=True)
     english = Announcer("en").end(last, table)
     french = Announcer("fr").end(last, table)
-    assert english.startswith(f"player {last.result.winner} wins, {english_number(winner)} to ")
-    assert french.startswith(f"le joueur {last.result.winner} gagne, {french_number(winner)} à ")
+    number = last.result.winner + 1  # people count players from 1
+    assert english.startswith(f"Player {number} wins, {english_number(winner)} to ")
+    assert french.startswith(f"Joueur {number} gagne, {french_number(winner)} à ")
+    named = TableSession(
+        GameOptions(players=2, target=61, dealer=0, names=("Ann", "Bob")), GameLog(None), Tracker()
+    )
+    assert Announcer("en").end(last, named).startswith(f"{('Ann', 'Bob')[number - 1]} wins, ")
     assert english.endswith(english_number(loser)) == (last.result.skunk == "none")
 
 
