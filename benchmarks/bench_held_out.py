@@ -31,23 +31,13 @@ Scene = tuple[str, np.ndarray, set[Card], set[Card]]  # kind, image, readable, p
 
 def scenes(decks: list, seed: int, count: int) -> list[Scene]:  # type: ignore[type-arg]
     from crib_pi.vision.synth.labels import readable_cards
-    from crib_pi.vision.synth.scenes import LAYOUTS, make_scene
+    from crib_pi.vision.synth.scenes import held_out_scene
 
     out: list[Scene] = []
     for kind in ("flat", "table"):
         rng = np.random.default_rng(seed)
         for i in range(count):
-            if kind == "flat":
-                s = make_scene(
-                    rng, decks, size=(1280, 720), card_width=(125.0, 135.0), n_cards=(4, 8),
-                    layout="scatter", tilt=0.0, degrade=0.3, clutter_count=(0, 0),
-                )  # fmt: skip
-            else:
-                s = make_scene(
-                    rng, decks, size=(1280, 720), card_width=(125.0, 135.0), n_cards=(8, 8),
-                    layout=LAYOUTS[i % len(LAYOUTS)], tilt=0.05, degrade=0.5,
-                    clutter_count=(0, 2), on_mat=i % 2 == 1,
-                )  # fmt: skip
+            s = held_out_scene(rng, decks, kind, i)
             readable = {Card.from_index(c) for c in readable_cards(s)}
             out.append((kind, s.image, readable, {Card.from_index(c) for c in s.cards}))
     return out

@@ -30,7 +30,7 @@ from crib_pi.session.lesson_film import film_lesson
 from crib_pi.vision.recognizer import Recognizer
 from crib_pi.vision.synth.drawn import drawn_decks
 from crib_pi.vision.synth.labels import readable_cards
-from crib_pi.vision.synth.scenes import LAYOUTS, make_scene
+from crib_pi.vision.synth.scenes import held_out_scene
 
 
 def lesson_for(deck_faces: tuple[np.ndarray, ...], name: str, seed: int, zoom: float) -> DeckLesson:
@@ -81,18 +81,7 @@ def main() -> None:
             rng = np.random.default_rng(seed * 1000 + (kind == "table"))
             acc = {"without": [0, 0, 0], "with profile": [0, 0, 0]}  # right, wrong, readable
             for i in range(args.scenes):
-                if kind == "flat":
-                    scene = make_scene(
-                        rng, [deck], size=(1280, 720), card_width=(125.0, 135.0),
-                        n_cards=(4, 8), layout="scatter", tilt=0.0, degrade=0.3,
-                        clutter_count=(0, 0),
-                    )  # fmt: skip
-                else:
-                    scene = make_scene(
-                        rng, [deck], size=(1280, 720), card_width=(125.0, 135.0),
-                        n_cards=(8, 8), layout=LAYOUTS[i % len(LAYOUTS)], tilt=0.05,
-                        degrade=0.5, clutter_count=(0, 2), on_mat=i % 2 == 1,
-                    )  # fmt: skip
+                scene = held_out_scene(rng, [deck], kind, i)
                 truth = {Card.from_index(c) for c in readable_cards(scene)}
                 present = {Card.from_index(c) for c in scene.cards}
                 for who, rec in (("without", shipped), ("with profile", taught)):

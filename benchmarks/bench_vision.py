@@ -178,7 +178,7 @@ def bench_leave_out(models: Path, count: int, seed: int) -> None:
     """
     from crib_pi.vision.synth.decks import FAMILIES, available, deck_names, load_deck
     from crib_pi.vision.synth.labels import readable_cards
-    from crib_pi.vision.synth.scenes import LAYOUTS, make_scene
+    from crib_pi.vision.synth.scenes import held_out_scene
 
     if not available():
         print("leave-out: gnome-cards-data or rsvg-convert missing, skipped")
@@ -197,17 +197,7 @@ def bench_leave_out(models: Path, count: int, seed: int) -> None:
             rng = np.random.default_rng(seed)
             acc = {"held out": [0, 0, 0], "shipped": [0, 0, 0]}  # right, wrong, readable
             for i in range(count):
-                if kind == "flat":
-                    scene = make_scene(
-                        rng, decks, size=(1280, 720), card_width=(125.0, 135.0), n_cards=(4, 8),
-                        layout="scatter", tilt=0.0, degrade=0.3, clutter_count=(0, 0),
-                    )  # fmt: skip
-                else:
-                    scene = make_scene(
-                        rng, decks, size=(1280, 720), card_width=(125.0, 135.0), n_cards=(8, 8),
-                        layout=LAYOUTS[i % len(LAYOUTS)], tilt=0.05, degrade=0.5,
-                        clutter_count=(0, 2), on_mat=i % 2 == 1,
-                    )  # fmt: skip
+                scene = held_out_scene(rng, decks, kind, i)
                 truth = {Card.from_index(c) for c in readable_cards(scene)}
                 present = {Card.from_index(c) for c in scene.cards}
                 for who, rec in (("held out", held_out), ("shipped", shipped)):

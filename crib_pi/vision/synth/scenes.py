@@ -158,6 +158,25 @@ def product_scene(rng: Rng, decks: list[Deck], layout: str, on_mat: bool = False
     )
 
 
+HELD_OUT_KINDS = ("flat", "table")
+
+
+def held_out_scene(rng: Rng, decks: list[Deck], kind: str, i: int) -> Scene:
+    """A scene of the held-out benchmarks (decks a network never saw): cards 125-135 px wide
+    at 1280x720, the A3 mat filling a 16:9 frame. ``flat``: 4 to 8 cards lying apart, no tilt;
+    ``table``: 8 cards in rows, fans and piles (by ``i``), every other one on the mat."""
+    if kind == "flat":
+        return make_scene(
+            rng, decks, size=(1280, 720), card_width=(125.0, 135.0), n_cards=(4, 8),
+            layout="scatter", tilt=0.0, degrade=0.3, clutter_count=(0, 0),
+        )  # fmt: skip
+    return make_scene(
+        rng, decks, size=(1280, 720), card_width=(125.0, 135.0), n_cards=(8, 8),
+        layout=LAYOUTS[i % len(LAYOUTS)], tilt=0.05, degrade=0.5, clutter_count=(0, 2),
+        on_mat=i % 2 == 1,
+    )  # fmt: skip
+
+
 def _tilt(rng: Rng, w: int, h: int, amount: float) -> np.ndarray:
     src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     jitter = rng.uniform(-amount, amount, (4, 2)) * [w, h] * 0.5
