@@ -6,10 +6,12 @@ trained on exactly the kind of patches it is later asked about.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from crib_pi.vision.glyphs import Glyphs, find_glyphs, ink_map, merge_levels, pyramid
-from crib_pi.vision.pairs import Frames, pair_frames
+from crib_pi.vision.pairs import Frames, concat, joined_frames, pair_frames
 from crib_pi.vision.patches import color_pyramid, extract
 
 
@@ -38,7 +40,7 @@ def _largest(parts: list[Glyphs], most: int) -> list[Glyphs]:
     for g in parts:
         k = kept[start : start + g.sizes.size]
         start += g.sizes.size
-        out.append(Glyphs(g.centers[k], g.sizes[k], g.areas[k], g.level_scale))
+        out.append(replace(g, centers=g.centers[k], sizes=g.sizes[k], areas=g.areas[k]))
     return out
 
 
@@ -46,6 +48,7 @@ def front_end(bgr: np.ndarray) -> tuple[Frames, np.ndarray, list[np.ndarray]]:
     """``candidates`` and the colour pyramid they were cut from, for cutting the wide look."""
     levels = pyramid(ink_map(bgr))
     parts = _largest([find_glyphs(img, scale) for img, scale in levels], MAX_GLYPHS)
-    frames = pair_frames(merge_levels(parts))
+    glyphs = merge_levels(parts)
+    frames = concat([pair_frames(glyphs), joined_frames(glyphs, len(glyphs.sizes))])
     pyr = color_pyramid(bgr, len(levels))
     return frames, extract(pyr, frames), pyr

@@ -8,7 +8,8 @@ about 60 px wide up to a full frame.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import reduce
 
 import cv2
@@ -29,6 +30,10 @@ class Glyphs:
     sizes: np.ndarray  # (n,) float32: bounding-box diagonal
     areas: np.ndarray  # (n,) float32: ink pixels
     level_scale: float  # full-image pixels per level pixel
+    #: Ranks printed touching their suit, each one blob cut in two: (m, 2, 2) centres of the
+    #: two pieces and (m, 2) their sizes. They are paired only with each other.
+    joined: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 2), np.float32))
+    joined_sizes: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), np.float32))
 
 
 def ink_map(bgr: np.ndarray) -> np.ndarray:
@@ -58,21 +63,24 @@ def find_glyphs(level: np.ndarray, scale: float) -> Glyphs:
         level, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, 25, 12
     )
     _, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    centers, sizes, areas = _glyph_blobs(level, labels, stats, cents)
+    (centers, sizes, areas), (joined, joined_sizes) = _glyph_blobs(level, labels, stats, cents)
     big = np.maximum(stats[:, 2], stats[:, 3]) > MAX_GLYPH
     big[0] = False  # the background
     if big.any():
-        c2, s2, a2 = _freed_from(level, labels, big)
+        (c2, s2, a2), (j2, js2) = _freed_from(level, labels, big)
         centers, sizes, areas = (
             np.concatenate([centers, c2]),
             np.concatenate([sizes, s2]),
             np.concatenate([areas, a2]),
         )
+        joined, joined_sizes = np.concatenate([joined, j2]), np.concatenate([joined_sizes, js2])
     return Glyphs(
         centers=centers * scale + (scale - 1.0) / 2.0,
         sizes=sizes * scale,
         areas=areas * scale * scale,
         level_scale=scale,
+        joined=joined * scale + (scale - 1.0) / 2.0,
+        joined_sizes=joined_sizes * scale,
     )
 
 
@@ -82,9 +90,10 @@ DARK_INK = 0.5
 PAPER_REACH = 25
 
 Blobs = tuple[np.ndarray, np.ndarray, np.ndarray]
+Joined = tuple[np.ndarray, np.ndarray]
 
 
-def _freed_from(level: np.ndarray, labels: np.ndarray, big: np.ndarray) -> Blobs:
+def _freed_from(level: np.ndarray, labels: np.ndarray, big: np.ndarray) -> tuple[Blobs, Joined]:
     """Glyphs inside the too-big blobs (``big`` is true at their labels), in a darker-ink mask.
 
     A rank that touches a card's printed border, the edge of a card lying over it or a soft
@@ -100,8 +109,9 @@ def _freed_from(level: np.ndarray, labels: np.ndarray, big: np.ndarray) -> Blobs
 
 def _glyph_blobs(
     level: np.ndarray, labels: np.ndarray, stats_i: np.ndarray, cents: np.ndarray
-) -> Blobs:
-    """Centres, sizes and ink areas (level pixels) of the components shaped like glyphs on card."""
+) -> tuple[Blobs, Joined]:
+    """Centres, sizes and ink areas (level pixels) of the components shaped like glyphs on card,
+    and the pieces of those that are a rank joined to its suit (``_split_joined``)."""
     stats = stats_i[1:].astype(np.float32)
     cents = cents[1:].astype(np.float32)
     w, h, area = stats[:, 2], stats[:, 3], stats[:, 4]
@@ -116,10 +126,82 @@ def _glyph_blobs(
         & (fill <= 0.95)
         & (np.maximum(w, h) <= 4.0 * np.minimum(w, h) + 2)
     )
-    idx = np.flatnonzero(keep)
+    # A rank printed touching its suit is one blob, often too long and thin for a glyph.
+    joinable = (
+        (diag >= 2 * MIN_GLYPH)
+        & (np.maximum(w, h) <= MAX_GLYPH)
+        & (area >= 20)
+        & (fill >= 0.08)
+        & (np.maximum(w, h) <= 8.0 * np.minimum(w, h) + 2)
+    )
+    idx = np.flatnonzero(keep | joinable)
     if idx.size:
         idx = idx[_on_paper(level, labels, stats_i[1:], idx)]
-    return cents[idx], diag[idx], area[idx]
+    joined = _split_joined(labels, idx[joinable[idx]])
+    idx = idx[keep[idx]]
+    return (cents[idx], diag[idx], area[idx]), joined
+
+
+#: A blob is looked at for a split when its length is at least this many times its width...
+JOINED_ELONGATION = 2.0
+#: ... and cut where its ink across is at most this share of the widest ink on either side.
+NECK = 0.35
+
+
+def _split_joined(labels: np.ndarray, idx: np.ndarray) -> Joined:
+    """The two pieces of each blob in ``idx`` that is a rank and its suit printed touching.
+
+    Such a blob is long and pinched where the two glyphs meet: its ink, counted in one-pixel
+    slices across its long axis, falls to a narrow neck in its middle third. Small decks print
+    the suit a pixel or two under the rank, and on a card 130 px wide the two join.
+    """
+    centres: list[list[tuple[float, float]]] = []
+    sizes: list[list[float]] = []
+    if idx.size:
+        ys, xs = np.nonzero(labels)
+        lab = labels[ys, xs]
+        want = np.zeros(int(labels.max()) + 1, bool)
+        want[idx + 1] = True
+        sel = want[lab]
+        order = np.argsort(lab[sel], kind="stable")
+        xs, ys, lab = xs[sel][order], ys[sel][order], lab[sel][order]
+        starts = np.searchsorted(lab, idx + 1)
+        ends = np.searchsorted(lab, idx + 1, side="right")
+        for a, b in zip(starts, ends, strict=True):
+            pair = _cut_at_neck(np.stack([xs[a:b], ys[a:b]], axis=1).astype(np.float64))
+            if pair is not None:
+                centres.append([pair[0][0], pair[1][0]])
+                sizes.append([pair[0][1], pair[1][1]])
+    return (
+        np.asarray(centres, np.float32).reshape(-1, 2, 2),
+        np.asarray(sizes, np.float32).reshape(-1, 2),
+    )
+
+
+def _cut_at_neck(pts: np.ndarray) -> tuple[tuple[tuple[float, float], float], ...] | None:
+    """(centre, size) of the two pieces of the blob of pixels ``pts`` cut at its neck, or None."""
+    d = pts - pts.mean(axis=0)
+    evals, evecs = np.linalg.eigh(d.T @ d)
+    if evals[1] < JOINED_ELONGATION**2 * max(evals[0], 1e-9):
+        return None
+    t = d @ evecs[:, 1]
+    slot = np.floor(t - t.min()).astype(np.int64)
+    prof = np.bincount(slot)
+    n = prof.size
+    lo, hi = n // 3, max(n // 3 + 1, (2 * n) // 3)
+    cut = lo + int(np.argmin(prof[lo:hi]))
+    if cut == 0 or cut >= n - 1:
+        return None
+    if prof[cut] > NECK * min(prof[:cut].max(), prof[cut + 1 :].max()):
+        return None
+    out = []
+    for part in (pts[slot < cut], pts[slot > cut]):
+        span = part.max(axis=0) - part.min(axis=0) + 1
+        diag = float(np.hypot(*span))
+        if diag < MIN_GLYPH or part.shape[0] < 10:
+            return None
+        out.append(((float(part[:, 0].mean()), float(part[:, 1].mean())), diag))
+    return tuple(out)
 
 
 #: Most of the ring around an index glyph is bare card: at most this share may be other ink.
@@ -171,22 +253,43 @@ def merge_levels(parts: list[Glyphs]) -> Glyphs:
     """
     keep: list[Glyphs] = []
     for g in parts:
-        if keep and g.centers.shape[0]:
-            prev = Glyphs(
-                np.concatenate([k.centers for k in keep]),
-                np.concatenate([k.sizes for k in keep]),
-                np.concatenate([k.areas for k in keep]),
-                1.0,
+        if keep:
+            c = _again(g.centers, g.sizes, keep, lambda k: (k.centers, k.sizes))
+            j = _again(g.joined.mean(axis=1), g.joined_sizes.sum(axis=1), keep, _joined_at)
+            g = Glyphs(
+                g.centers[~c],
+                g.sizes[~c],
+                g.areas[~c],
+                g.level_scale,
+                g.joined[~j],
+                g.joined_sizes[~j],
             )
-            if prev.centers.shape[0]:
-                d = np.hypot(*(g.centers[:, None, :] - prev.centers[None, :, :]).transpose(2, 0, 1))
-                ratio = g.sizes[:, None] / prev.sizes[None, :]
-                dup = ((d < 0.25 * g.sizes[:, None]) & (ratio > 0.7) & (ratio < 1.4)).any(axis=1)
-                g = Glyphs(g.centers[~dup], g.sizes[~dup], g.areas[~dup], g.level_scale)
         keep.append(g)
     return Glyphs(
         np.concatenate([k.centers for k in keep]).astype(np.float32),
         np.concatenate([k.sizes for k in keep]).astype(np.float32),
         np.concatenate([k.areas for k in keep]).astype(np.float32),
         1.0,
+        np.concatenate([k.joined for k in keep]).astype(np.float32),
+        np.concatenate([k.joined_sizes for k in keep]).astype(np.float32),
     )
+
+
+def _joined_at(g: Glyphs) -> tuple[np.ndarray, np.ndarray]:
+    return g.joined.mean(axis=1), g.joined_sizes.sum(axis=1)
+
+
+def _again(
+    centers: np.ndarray,
+    sizes: np.ndarray,
+    earlier: list[Glyphs],
+    where: Callable[[Glyphs], tuple[np.ndarray, np.ndarray]],
+) -> np.ndarray:
+    """(n,) bool: which of these blobs an earlier level found already (near, of a like size)."""
+    pc = np.concatenate([where(k)[0] for k in earlier]).reshape(-1, 2)
+    ps = np.concatenate([where(k)[1] for k in earlier])
+    if centers.shape[0] == 0 or pc.shape[0] == 0:
+        return np.zeros(centers.shape[0], bool)
+    d = np.hypot(*(centers[:, None, :] - pc[None, :, :]).transpose(2, 0, 1))
+    ratio = sizes[:, None] / ps[None, :]
+    return np.asarray(((d < 0.25 * sizes[:, None]) & (ratio > 0.7) & (ratio < 1.4)).any(axis=1))

@@ -95,14 +95,45 @@ def pair_frames(g: Glyphs) -> Frames:
     a_idx, b_idx, d = np.concatenate(a_parts), np.concatenate(b_parts), np.concatenate(d_parts)
     if a_idx.size == 0:
         return Frames.empty()
-    vec = c[b_idx] - c[a_idx]
-    downs = vec / d[:, None]
-    centers = (c[a_idx] + c[b_idx]) / 2.0
-    sides = PATCH_SPAN * (d + 0.5 * (s[a_idx] + s[b_idx]))
+    return _frames(c[a_idx], c[b_idx], s[a_idx], s[b_idx], d, np.stack([a_idx, b_idx], axis=1))
+
+
+def joined_frames(g: Glyphs, first_id: int) -> Frames:
+    """Frames of the ranks printed touching their suits (``Glyphs.joined``), both ways round.
+
+    Each such blob's two pieces are paired with each other only, and named as two blobs of
+    their own (``first_id`` on), so that both frames are known to lie on one index.
+    """
+    m = g.joined.shape[0]
+    if m == 0:
+        return Frames.empty()
+    top, low = g.joined[:, 0], g.joined[:, 1]
+    s_top, s_low = g.joined_sizes[:, 0], g.joined_sizes[:, 1]
+    ids = first_id + 2 * np.arange(m)
+    a, b = np.concatenate([top, low]), np.concatenate([low, top])
+    sa, sb = np.concatenate([s_top, s_low]), np.concatenate([s_low, s_top])
+    pairs = np.concatenate([np.stack([ids, ids + 1], 1), np.stack([ids + 1, ids], 1)])
+    d = np.maximum(np.hypot(*(b - a).T), 1e-6)
+    return _frames(a, b, sa, sb, d, pairs)
+
+
+def _frames(
+    a: np.ndarray, b: np.ndarray, sa: np.ndarray, sb: np.ndarray, d: np.ndarray, ids: np.ndarray
+) -> Frames:
+    """Frames from rank centres ``a`` to suit centres ``b`` (sizes ``sa``, ``sb``, distance
+    ``d``), made from the blobs ``ids``."""
+    downs = (b - a) / d[:, None]
     return Frames(
-        centers.astype(np.float32),
+        ((a + b) / 2.0).astype(np.float32),
         downs.astype(np.float32),
-        sides.astype(np.float32),
+        (PATCH_SPAN * (d + 0.5 * (sa + sb))).astype(np.float32),
         d.astype(np.float32),
-        np.stack([a_idx, b_idx], axis=1).astype(np.int32),
+        ids.astype(np.int32),
+    )
+
+
+def concat(parts: list[Frames]) -> Frames:
+    """The frames of ``parts`` one after the other."""
+    return Frames(
+        *(np.concatenate([getattr(f, k) for f in parts]) for k in Frames.__dataclass_fields__)
     )
