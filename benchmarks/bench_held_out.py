@@ -3,12 +3,15 @@ the naming thresholds swept on them and on the leave-out folds.
 
 Scenes are those of ``bench_vision.py --leave-out`` (flat: 4-8 cards apart; table: 8 cards in
 rows, fans and piles, half on the mat; cards 125-135 px wide at 1280x720). The drawn decks
-(``synth.drawn``, seed 999) are designs no colour network was trained on (the grey network saw
-other seeds). ``--folds DIR`` adds the eight gnome families, each read by networks trained
-without it (``tools/train_vision_gpu.sh``). Each line: recall and wrong cards per kind, and
-which cards were named wrong.
+(``synth.drawn``, seed 999) are designs no network was trained on; drawn in the fonts
+installed here, they share those fonts with the training's drawn decks (seeds 100 to 115),
+so ``CRIB_PI_FONT_DIR`` should point at fonts no network saw (``tools/unseen_fonts.sh``
+fetches eleven families from Debian). ``--folds DIR`` adds the eight gnome families, each read
+by networks trained without it (``tools/train_vision_gpu.sh``). Each line: recall and wrong
+cards per kind, and which cards were named wrong; ``-v`` adds a line per deck.
 
-    python benchmarks/bench_held_out.py [--folds build/gpumodels] [--sweep]
+    CRIB_PI_FONT_DIR=build/unseen-fonts python benchmarks/bench_held_out.py [--drawn 24]
+    python benchmarks/bench_held_out.py --folds build/gpumodels [--sweep]
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ def main() -> None:
     p.add_argument("--folds", type=Path, help="networks each trained without one gnome family")
     p.add_argument("--scenes", type=int, default=12, help="scenes a kind per fold family")
     p.add_argument("--sweep", action="store_true", help="NAME_AT and GREY_DOUBT_BELOW grid")
+    p.add_argument("-v", "--verbose", action="store_true", help="a line per deck")
     a = p.parse_args()
     cv2.setNumThreads(1)
     from crib_pi.vision.synth.decks import FAMILIES, available, deck_names, load_deck
@@ -57,7 +61,7 @@ def main() -> None:
     sets: list[tuple[str, Callable[[], Recognizer], list[Scene]]] = []
     rng = np.random.default_rng(999)
     for k, deck in enumerate(drawn_decks(rng, a.drawn)):
-        sets.append((f"drawn{k}", Recognizer, scenes([deck], 1000 + k, 6)))
+        sets.append((f"drawn{k} {deck.name}", Recognizer, scenes([deck], 1000 + k, 6)))
     if not sets:
         print("no fonts for drawn decks (fonts-dejavu-core, fonts-liberation2): skipped")
     if a.folds and available():
@@ -78,13 +82,18 @@ def main() -> None:
         for name, make, found in sets:
             rec = make()
             group = "drawn" if name.startswith("drawn") else "folds"
+            mine = [0, 0, 0]
             for kind, image, readable, present in found:
                 named = {r.card for r in rec.read(image).cards}
                 acc = tot.setdefault(f"{group} {kind}", [0, 0, 0])
-                acc[0] += len(named & readable)
-                acc[1] += len(named - present)
-                acc[2] += len(readable)
-                wrong += [f"{name}/{kind}:{c}" for c in sorted(named - present, key=str)]
+                for a_ in (acc, mine):
+                    a_[0] += len(named & readable)
+                    a_[1] += len(named - present)
+                    a_[2] += len(readable)
+                wrong += [f"{name.split()[0]}/{kind}:{c}" for c in sorted(named - present, key=str)]
+            if a.verbose:
+                share = mine[0] / max(mine[2], 1)
+                print(f"    {name:36s} {share:6.1%} wrong {mine[1]} of {mine[2]}")
         figures = "  ".join(
             f"{k}: {r / max(t, 1):5.1%} wrong {w} of {t}" for k, (r, w, t) in sorted(tot.items())
         )

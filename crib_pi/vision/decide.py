@@ -34,6 +34,10 @@ CANDIDATE_MIN = 0.05
 MAX_CANDIDATES = 4
 #: A frame on one index that leads with another card at least this surely makes the read a question.
 DISAGREE_AT = 0.75
+#: ... and so does any frame on it at least MIN_INDEX index-like that leads with the same rank
+#: in another suit by this share: at 125 px a card a suit is 8 px, and a club seen from its
+#: rank's 1 can pass for a spade while the frame from its 0 still sees a club.
+DOUBT_SHARE = 0.5
 #: Frames whose centres are closer than this share of their patch side are the same index when
 #: they share a glyph; when they do not, only closer than TIGHT_PLACE (a fanned neighbour's
 #: index can sit just over half a patch away).
@@ -142,14 +146,20 @@ def _look(probs: np.ndarray, p_index: np.ndarray) -> np.ndarray:
     The surest frame speaks unless another frame index-like enough to be reported leads with a
     different card at least ``DISAGREE_AT`` surely: a wider frame that also takes in the picture
     beside the index is often less sure, or half-guesses another card, and need not drag a
-    clear read down. When frames do disagree, they are averaged, weighted by index-likeness, so
-    the disagreement shows.
+    clear read down. A frame that reads the same rank in another suit is heard even when it is
+    less index-like: the suit is the small glyph, and where looks at it differ it is in doubt.
+    When frames do disagree, they are averaged, weighted by index-likeness, so the disagreement
+    shows.
     """
     conf = probs.max(axis=1) * p_index
     strong = p_index >= REPORT_INDEX
     surest = int(np.argmax(np.where(strong, conf, -1.0)))
     leads = np.argmax(probs, axis=1)
-    if not (strong & (leads != leads[surest]) & (conf >= DISAGREE_AT)).any():
+    share = probs.max(axis=1)
+    other = leads != leads[surest]
+    same_rank = leads % 13 == leads[surest] % 13
+    weak_doubt = other & same_rank & (p_index >= MIN_INDEX) & (share >= DOUBT_SHARE)
+    if not ((strong & other & (conf >= DISAGREE_AT)) | weak_doubt).any():
         return np.asarray(probs[surest])
     return np.asarray((probs * p_index[:, None]).sum(axis=0) / p_index.sum())
 

@@ -157,3 +157,19 @@ def test_an_unsure_frame_leading_elsewhere_does_not_spoil_a_sure_read() -> None:
     )
     rec = decide(f, s)
     assert rec.cards == () and [str(c) for c in rec.uncertain[0].candidates][:2] == ["8D", "5D"]
+
+
+def test_a_frame_on_one_index_reading_another_suit_makes_it_a_question() -> None:
+    # A small 10C: the frame from its 1 to the club is sure of a spade, the frame from its 0
+    # to the club, less index-like, leans to the club. The suit is in doubt: ask.
+    f = frames((100, 100, 18, 48), (104, 101, -25, 50))
+    f.glyphs[1, 1] = f.glyphs[0, 1]  # both made from the same suit blob
+    s = scores(
+        ({"10": 1.0}, {"S": 0.99, "C": 0.01}, 0.97), ({"10": 1.0}, {"C": 0.6, "S": 0.4}, 0.7)
+    )
+    rec = decide(f, s)
+    assert rec.cards == ()
+    assert sorted(str(c) for c in rec.uncertain[0].candidates) == ["10C", "10S"]
+    # A frame leaning as much to another rank (the picture beside the index) does not.
+    s = scores(({"10": 1.0}, {"S": 1.0}, 0.97), ({"Q": 0.6, "10": 0.4}, {"S": 1.0}, 0.7))
+    assert [str(r.card) for r in decide(f, s).cards] == ["10S"]
