@@ -1,14 +1,14 @@
 """The guided learn-deck on decks no network saw: recall and wrong cards with and without it.
 
 For each held-out deck (drawn in Debian's fonts from a seed the training never used: the
-networks' data used seeds 100 to 115, and the colour networks, whose embeddings a profile
-holds, saw no drawn deck at all), the four lesson rows are filmed on the mat at cards about
-130 px wide (``--zoom 0.85``), played through ``crib_pi.session.lesson`` with Confirm pressed
-(and Go after a row refused only for cards the camera cannot find, as a player would), and
-the profile it makes reads flat and table scenes of that deck at 125-135 px card width at
-1280x720, against the shipped recognizer without the profile. Prints one line per deck and
-kind, then the totals. Target (issue 18, item 5): with a profile, no wrong card and recall
-at least 99.5%.
+networks' data used seeds 100 to 115; with ``CRIB_PI_FONT_DIR=build/unseen-fonts``, from
+``tools/unseen_fonts.sh``, in fonts no network saw), the four lesson rows are filmed on the
+mat at cards about 130 px wide (``--zoom 0.85``), played through ``crib_pi.session.lesson``
+with Confirm pressed (and Go after a row refused only for cards the camera cannot find, as a
+player would), and the profile it makes reads flat and table scenes of that deck at 125-135
+px card width at 1280x720, against the shipped recognizer without the profile. Prints one
+line per deck and kind, then the totals. Target (issue 18, item 5): with a profile, no wrong
+card and recall at least 99.5%.
 
     python benchmarks/bench_learn_deck.py --seeds 7 11 23 2024 --scenes 12
 """

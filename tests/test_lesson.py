@@ -24,9 +24,9 @@ from crib_pi.devices import make_devices
 from crib_pi.devices.cameras import CameraFrame
 from crib_pi.devices.clock import FakeClock
 from crib_pi.session.faces import plain_face
-from crib_pi.session.lesson import ROW_SUITS, DeckLesson, learnt_deck_path
+from crib_pi.session.lesson import ROW_SUITS, DeckLesson, learnt_deck_path, refusal
 from crib_pi.session.lesson_film import film_lesson
-from crib_pi.session.lesson_row import read_row
+from crib_pi.session.lesson_row import RowReading, read_row
 from crib_pi.session.locate import MatLocator
 from crib_pi.vision.recognizer import Recognizer
 
@@ -188,3 +188,28 @@ def test_learn_deck_needs_a_profile_or_the_camera(capsys: pytest.CaptureFixture[
     assert main(["learn-deck"]) != 0
     err = capsys.readouterr().err
     assert "give PROFILE" in err and len(err.strip().splitlines()) == 1
+
+
+def test_go_keeps_a_row_whose_card_reads_as_the_other_suit_of_its_colour_without_it(
+    recognizer: Recognizer,
+) -> None:
+    # A deck the network never saw: its 10S is read as the 10C (a small club and spade look
+    # alike). The player sees the row is right; Go keeps it, and the doubtful card is not learnt.
+    lesson = DeckLesson(recognizer.classifier)
+    ten = Card(10, "S")
+
+    def reading(*wrong: tuple[Card, Card]) -> RowReading:
+        feats = {c: [np.ones(96, np.float32)] for c in lesson.expected}
+        return RowReading(lesson.expected, feats=feats, wrong=wrong)
+
+    lesson.last = reading((ten, Card(10, "C")))
+    assert "or Go to keep it without them" in refusal(lesson.last)
+    assert lesson.keep_as_is()
+    assert ten not in lesson.learnt[0] and len(lesson.learnt[0]) == 12
+    # the hearts: a card read as a spade is of the other colour, the player's to put right
+    lesson.last = reading((Card(7, "H"), Card(7, "S")))
+    assert "Go" not in refusal(lesson.last)
+    assert not lesson.keep_as_is() and lesson.row == 1
+    # ...and so is a row with more than a few cards of another suit
+    lesson.last = reading(*((Card(r, "H"), Card(r, "D")) for r in range(1, 6)))
+    assert not lesson.keep_as_is() and lesson.row == 1

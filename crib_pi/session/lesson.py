@@ -3,8 +3,9 @@
 The screen asks for one suit's thirteen cards laid across the mat, ace to king; Confirm reads
 the last few frames (``lesson_row.read_row``). A row with a missing, wrong or swapped card, or
 a row learnt already laid again, is refused with the cards named, to be laid again. A row
-whose only fault is cards the camera cannot find may be kept as it is with Go (those cards
-keep the network's word). Undo goes back a suit. After the fourth row the profile is built
+whose only fault is cards the camera cannot find, or a few it reads as another suit of the
+row's colour (a player sees whether they are right), may be kept with Go without those cards
+(they keep the network's word). Undo goes back a suit. After the fourth row the profile is built
 from the cards' index embeddings, named by their places in the rows, and saved where the
 table looks for it.
 """
@@ -116,13 +117,16 @@ class DeckLesson:
         return False
 
     def keep_as_is(self) -> bool:
-        """Go after a refusal for missing cards only: keep the row without them (even none: a
-        suit the camera cannot find at all is left to the network)."""
+        """Go after a refusal for missing cards, or for a few read as another suit of the row's
+        colour (``RowReading.keepable``): keep the row without them (even none: a suit the
+        camera cannot find at all is left to the network). What is left out is not learnt."""
         last = self.last
-        if self.done or last is None or last.ok or last.wrong or last.swapped:
+        if self.done or last is None or last.ok or not last.keepable:
             return False
         if last.expected != self.expected:
             return False
+        for expected, _read in last.wrong:
+            last.feats.pop(expected, None)
         return self._accept(last)
 
     def _repeated(self, reading: RowReading) -> str | None:
@@ -218,7 +222,7 @@ def refusal(reading: RowReading) -> str:
     if reading.missing:
         parts.append(_("not found: {cards}").format(cards=cards_text(reading.missing)))
     advice = _("lay the row again and press Confirm")
-    if not (reading.wrong or reading.swapped):
+    if reading.keepable:
         advice = _("lay the row again and press Confirm, or Go to keep it without them")
     return "; ".join(parts) + ". " + advice
 
@@ -239,8 +243,9 @@ def teach_from_film(
 ) -> None:
     """Play a filmed lesson through ``lesson``: each frame read, then that frame's presses.
 
-    ``go_on_missing``: after a row refused only for cards not found, press Go as a player who
-    cannot make the camera see them would (the benchmark; a test presses what its script says).
+    ``go_on_missing``: after a row refused for cards not found (or a few read as another suit
+    of its colour), press Go as a player who cannot make the camera see them, or sees the
+    cards are right, would (the benchmark; a test presses what its script says).
     """
     import cv2
 

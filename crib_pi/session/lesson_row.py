@@ -49,6 +49,8 @@ SURE = 0.9
 RED = ("H", "D")
 #: The row's suit counts as known to the camera when this share of its sure reads name it.
 SUIT_KNOWN = 0.75
+#: Go keeps a row with at most this many cards read as another suit of its colour.
+MAX_KEPT_WRONG = 3
 
 
 @dataclass
@@ -66,6 +68,15 @@ class RowReading:
     @property
     def ok(self) -> bool:
         return not (self.missing or self.wrong or self.swapped)
+
+    @property
+    def keepable(self) -> bool:
+        """Whether Go may keep the row without its doubtful cards: nothing swapped, and at
+        most ``MAX_KEPT_WRONG`` cards read as another suit of the row's own colour. At 125 px
+        a card a club's index can read as a spade's, where a player sees it is right; a card
+        of the other colour, or more, is the player's mistake to put right."""
+        same_colour = all((e.suit in RED) == (r.suit in RED) for e, r in self.wrong)
+        return not self.swapped and len(self.wrong) <= MAX_KEPT_WRONG and same_colour
 
 
 def read_row(
