@@ -50,6 +50,8 @@ OVERSIZE = 1.5
 OPPOSITE_RIGHT = (1.2, 8.0)
 OPPOSITE_DOWN = (1.4, 11.0)
 PAIR_MIN_SHARE = 0.3
+#: ... and their "down" directions at least this near opposite (cosine; 143 degrees apart).
+OPPOSITE_COS = -0.8
 
 
 @dataclass
@@ -248,13 +250,17 @@ def _opposite(ga: _Index, gb: _Index) -> bool:
     """True when ``gb`` lies where the card of index ``ga`` prints its other corner index.
 
     That index is turned half round, about the same size, and to the right of and below ``ga``
-    in ``ga``'s own frame by a card's width and height less the margins.
+    in the card's frame by a card's width and height less the margins. An index's frame leans
+    by which of its glyphs made it (a 10's "1" or its "0" over the suit: some 15 degrees
+    either way), and the other corner's leans back the mirror way, so the card's "down" is
+    taken from both: ``ga``'s down and ``gb``'s turned round.
     """
-    if float(ga.down @ gb.down) > -0.9 or not 0.7 <= gb.side / ga.side <= 1.4:
+    if float(ga.down @ gb.down) > OPPOSITE_COS or not 0.7 <= gb.side / ga.side <= 1.4:
         return False
-    right = np.array([ga.down[1], -ga.down[0]])
+    down = (ga.down - gb.down) / max(float(np.linalg.norm(ga.down - gb.down)), 1e-9)
+    right = np.array([down[1], -down[0]])
     off = gb.center - ga.center
-    x, y = float(off @ right) / ga.side, float(off @ ga.down) / ga.side
+    x, y = float(off @ right) / ga.side, float(off @ down) / ga.side
     return OPPOSITE_RIGHT[0] <= x <= OPPOSITE_RIGHT[1] and OPPOSITE_DOWN[0] <= y <= OPPOSITE_DOWN[1]
 
 

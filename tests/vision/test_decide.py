@@ -173,3 +173,13 @@ def test_a_frame_on_one_index_reading_another_suit_makes_it_a_question() -> None
     # A frame leaning as much to another rank (the picture beside the index) does not.
     s = scores(({"10": 1.0}, {"S": 1.0}, 0.97), ({"Q": 0.6, "10": 0.4}, {"S": 1.0}, 0.7))
     assert [str(r.card) for r in decide(f, s).cards] == ["10S"]
+
+
+def test_corners_whose_frames_lean_mirror_ways_are_one_card() -> None:
+    # A 10's frame leans by the glyph it was made from (its "1" over the suit: 15 degrees),
+    # and the card's other corner, turned half round, leans back the mirror way.
+    f = frames((100, 100, 15, 40), (172, 184, 165, 40))
+    s = scores(({"10": 1.0}, {"S": 1.0}, 0.99), ({"10": 1.0}, {"D": 1.0}, 0.99))
+    rec = decide(f, s)
+    assert rec.cards == () and len(rec.uncertain) == 1
+    assert sorted(str(c) for c in rec.uncertain[0].candidates) == ["10D", "10S"]
