@@ -30,7 +30,7 @@ from crib_pi.session.lesson_film import film_lesson
 from crib_pi.vision.recognizer import Recognizer
 from crib_pi.vision.synth.drawn import drawn_decks
 from crib_pi.vision.synth.labels import readable_cards
-from crib_pi.vision.synth.scenes import held_out_scene
+from crib_pi.vision.synth.scenes import HELD_OUT_KINDS, held_out_scene
 
 
 def lesson_for(deck_faces: tuple[np.ndarray, ...], name: str, seed: int, zoom: float) -> DeckLesson:
@@ -77,7 +77,7 @@ def main() -> None:
             f"{lesson.refusals} rows refused"
         )
         taught = Recognizer(profile)
-        for kind in ("flat", "table"):
+        for kind in HELD_OUT_KINDS:
             rng = np.random.default_rng(seed * 1000 + (kind == "table"))
             acc = {"without": [0, 0, 0], "with profile": [0, 0, 0]}  # right, wrong, readable
             for i in range(args.scenes):

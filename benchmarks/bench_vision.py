@@ -178,7 +178,7 @@ def bench_leave_out(models: Path, count: int, seed: int) -> None:
     """
     from crib_pi.vision.synth.decks import FAMILIES, available, deck_names, load_deck
     from crib_pi.vision.synth.labels import readable_cards
-    from crib_pi.vision.synth.scenes import held_out_scene
+    from crib_pi.vision.synth.scenes import HELD_OUT_KINDS, held_out_scene
 
     if not available():
         print("leave-out: gnome-cards-data or rsvg-convert missing, skipped")
@@ -193,7 +193,7 @@ def bench_leave_out(models: Path, count: int, seed: int) -> None:
             continue
         held_out = Recognizer(models=[colour], grey=grey)
         decks = [load_deck(n) for n in names if n in deck_names()]
-        for kind in ("flat", "table"):
+        for kind in HELD_OUT_KINDS:
             rng = np.random.default_rng(seed)
             acc = {"held out": [0, 0, 0], "shipped": [0, 0, 0]}  # right, wrong, readable
             for i in range(count):

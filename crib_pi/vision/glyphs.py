@@ -8,7 +8,6 @@ about 60 px wide up to a full frame.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import reduce
 
@@ -134,10 +133,12 @@ def _glyph_blobs(
         & (fill >= 0.08)
         & (np.maximum(w, h) <= 8.0 * np.minimum(w, h) + 2)
     )
+    long_ = np.flatnonzero(joinable)
+    joinable[long_[~_elongated(labels, stats_i[1:], long_)]] = False
     idx = np.flatnonzero(keep | joinable)
     if idx.size:
         idx = idx[_on_paper(level, labels, stats_i[1:], idx)]
-    joined = _split_joined(labels, idx[joinable[idx]])
+    joined = _split_joined(labels, stats_i[1:], idx[joinable[idx]])
     idx = idx[keep[idx]]
     return (cents[idx], diag[idx], area[idx]), joined
 
@@ -148,30 +149,38 @@ JOINED_ELONGATION = 2.0
 NECK = 0.35
 
 
-def _split_joined(labels: np.ndarray, idx: np.ndarray) -> Joined:
+def _elongated(labels: np.ndarray, stats: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """Which blobs of ``idx`` are at least ``JOINED_ELONGATION`` times as long as wide (the
+    spread of their pixels along and across their main axis), each seen within its box."""
+    out = np.zeros(idx.size, bool)
+    for j, i in enumerate(idx):
+        x, y, w, h = (int(v) for v in stats[i, :4])
+        m = cv2.moments((labels[y : y + h, x : x + w] == i + 1).astype(np.uint8), True)
+        half, rest = (
+            (m["mu20"] + m["mu02"]) / 2.0,
+            np.hypot((m["mu20"] - m["mu02"]) / 2.0, m["mu11"]),
+        )
+        out[j] = half + rest >= JOINED_ELONGATION**2 * max(half - rest, 1e-9)
+    return out
+
+
+def _split_joined(labels: np.ndarray, stats: np.ndarray, idx: np.ndarray) -> Joined:
     """The two pieces of each blob in ``idx`` that is a rank and its suit printed touching.
 
     Such a blob is long and pinched where the two glyphs meet: its ink, counted in one-pixel
     slices across its long axis, falls to a narrow neck in its middle third. Small decks print
-    the suit a pixel or two under the rank, and on a card 130 px wide the two join.
+    the suit a pixel or two under the rank, and on a card 130 px wide the two join. Each blob
+    is looked at within its own box (``stats``, the components' boxes without the background).
     """
     centres: list[list[tuple[float, float]]] = []
     sizes: list[list[float]] = []
-    if idx.size:
-        ys, xs = np.nonzero(labels)
-        lab = labels[ys, xs]
-        want = np.zeros(int(labels.max()) + 1, bool)
-        want[idx + 1] = True
-        sel = want[lab]
-        order = np.argsort(lab[sel], kind="stable")
-        xs, ys, lab = xs[sel][order], ys[sel][order], lab[sel][order]
-        starts = np.searchsorted(lab, idx + 1)
-        ends = np.searchsorted(lab, idx + 1, side="right")
-        for a, b in zip(starts, ends, strict=True):
-            pair = _cut_at_neck(np.stack([xs[a:b], ys[a:b]], axis=1).astype(np.float64))
-            if pair is not None:
-                centres.append([pair[0][0], pair[1][0]])
-                sizes.append([pair[0][1], pair[1][1]])
+    for i in idx:
+        x, y, w, h = (int(v) for v in stats[i, :4])
+        ys, xs = np.nonzero(labels[y : y + h, x : x + w] == i + 1)
+        pair = _cut_at_neck(np.stack([xs + x, ys + y], axis=1).astype(np.float64))
+        if pair is not None:
+            centres.append([pair[0][0], pair[1][0]])
+            sizes.append([pair[0][1], pair[1][1]])
     return (
         np.asarray(centres, np.float32).reshape(-1, 2, 2),
         np.asarray(sizes, np.float32).reshape(-1, 2),
@@ -179,12 +188,10 @@ def _split_joined(labels: np.ndarray, idx: np.ndarray) -> Joined:
 
 
 def _cut_at_neck(pts: np.ndarray) -> tuple[tuple[tuple[float, float], float], ...] | None:
-    """(centre, size) of the two pieces of the blob of pixels ``pts`` cut at its neck, or None."""
+    """(centre, size) of the two pieces of the long blob of pixels ``pts`` cut at its neck, or
+    None when it has none."""
     d = pts - pts.mean(axis=0)
-    evals, evecs = np.linalg.eigh(d.T @ d)
-    if evals[1] < JOINED_ELONGATION**2 * max(evals[0], 1e-9):
-        return None
-    t = d @ evecs[:, 1]
+    t = d @ np.linalg.eigh(d.T @ d)[1][:, 1]  # along the main axis
     slot = np.floor(t - t.min()).astype(np.int64)
     prof = np.bincount(slot)
     n = prof.size
@@ -254,42 +261,35 @@ def merge_levels(parts: list[Glyphs]) -> Glyphs:
     keep: list[Glyphs] = []
     for g in parts:
         if keep:
-            c = _again(g.centers, g.sizes, keep, lambda k: (k.centers, k.sizes))
-            j = _again(g.joined.mean(axis=1), g.joined_sizes.sum(axis=1), keep, _joined_at)
+            c = _again(g.centers, g.sizes, *_all(keep, "centers", "sizes"))
+            j = _again(g.joined, g.joined_sizes, *_all(keep, "joined", "joined_sizes"))
             g = Glyphs(
-                g.centers[~c],
-                g.sizes[~c],
-                g.areas[~c],
-                g.level_scale,
-                g.joined[~j],
-                g.joined_sizes[~j],
-            )
+                g.centers[~c], g.sizes[~c], g.areas[~c], g.level_scale,
+                g.joined[~j], g.joined_sizes[~j],
+            )  # fmt: skip
         keep.append(g)
-    return Glyphs(
-        np.concatenate([k.centers for k in keep]).astype(np.float32),
-        np.concatenate([k.sizes for k in keep]).astype(np.float32),
-        np.concatenate([k.areas for k in keep]).astype(np.float32),
-        1.0,
-        np.concatenate([k.joined for k in keep]).astype(np.float32),
-        np.concatenate([k.joined_sizes for k in keep]).astype(np.float32),
+    centers, sizes, areas, joined, joined_sizes = (
+        x.astype(np.float32)
+        for x in _all(keep, "centers", "sizes", "areas", "joined", "joined_sizes")
     )
+    return Glyphs(centers, sizes, areas, 1.0, joined, joined_sizes)
 
 
-def _joined_at(g: Glyphs) -> tuple[np.ndarray, np.ndarray]:
-    return g.joined.mean(axis=1), g.joined_sizes.sum(axis=1)
+def _all(parts: list[Glyphs], *names: str) -> list[np.ndarray]:
+    """Each named field of ``parts``, the levels' arrays one after the other."""
+    return [np.concatenate([getattr(g, n) for g in parts]) for n in names]
 
 
 def _again(
-    centers: np.ndarray,
-    sizes: np.ndarray,
-    earlier: list[Glyphs],
-    where: Callable[[Glyphs], tuple[np.ndarray, np.ndarray]],
+    centers: np.ndarray, sizes: np.ndarray, seen: np.ndarray, seen_sizes: np.ndarray
 ) -> np.ndarray:
-    """(n,) bool: which of these blobs an earlier level found already (near, of a like size)."""
-    pc = np.concatenate([where(k)[0] for k in earlier]).reshape(-1, 2)
-    ps = np.concatenate([where(k)[1] for k in earlier])
-    if centers.shape[0] == 0 or pc.shape[0] == 0:
+    """(n,) bool: which of these blobs a coarser look found already: near, and of a like size.
+    Cut pairs ((n, 2, 2) centres, (n, 2) sizes) are compared by their middles and summed sizes."""
+    if centers.ndim == 3:
+        centers, sizes = centers.mean(axis=1), sizes.sum(axis=1)
+        seen, seen_sizes = seen.mean(axis=1), seen_sizes.sum(axis=1)
+    if centers.shape[0] == 0 or seen.shape[0] == 0:
         return np.zeros(centers.shape[0], bool)
-    d = np.hypot(*(centers[:, None, :] - pc[None, :, :]).transpose(2, 0, 1))
-    ratio = sizes[:, None] / ps[None, :]
+    d = np.hypot(*(centers[:, None, :] - seen[None, :, :]).transpose(2, 0, 1))
+    ratio = sizes[:, None] / seen_sizes[None, :]
     return np.asarray(((d < 0.25 * sizes[:, None]) & (ratio > 0.7) & (ratio < 1.4)).any(axis=1))
