@@ -14,7 +14,8 @@ packages=(fonts-cantarell fonts-inter fonts-comfortaa fonts-quicksand fonts-oxyg
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 (cd "$tmp" && apt-get download "${packages[@]}")
-rm -rf "$out" && mkdir -p "$out"
+mkdir -p "$out"
+find "$out" -maxdepth 1 -type f \( -name '*.ttf' -o -name '*.otf' \) -delete  # a rerun: only fonts go
 for deb in "$tmp"/*.deb; do dpkg -x "$deb" "$tmp/x"; done
 find "$tmp/x" \( -name '*.ttf' -o -name '*.otf' \) -exec cp {} "$out" \;
 # One upright regular and bold of the families shipped in many weights; no italics.
@@ -22,4 +23,4 @@ find "$out" -name 'Inter*' ! -name 'Inter-Regular.otf' ! -name 'Inter-Bold.otf' 
 find "$out" -name 'LeagueSpartan*' ! -name 'LeagueSpartan-Regular.otf' \
   ! -name 'LeagueSpartan-Bold.otf' -delete
 find "$out" -name 'Gentium*-I.ttf' -delete
-echo "$(find "$out" -type f | wc -l) font files in $out"
+echo "$(find "$out" -maxdepth 1 -type f \( -name '*.ttf' -o -name '*.otf' \) | wc -l) font files in $out"
