@@ -97,6 +97,20 @@ LONG = "Q" * 100_000
 BUTTON = '{"frame": 0, "button": "go"}\n'
 FRAME = png(64, 48)
 
+
+def _other_npz() -> bytes:
+    """An .npz another program wrote: one array of Python objects (numpy refuses its pickle)."""
+    import io
+
+    import numpy as np
+
+    buf = io.BytesIO()
+    np.savez(buf, notes=np.array([{"a": 1}], dtype=object))
+    return buf.getvalue()
+
+
+OTHER_NPZ = _other_npz()
+
 CASES: list[Case] = [
     # -- the command line itself ----------------------------------------------------------
     case("no-command", "", "COMMAND"),
@@ -706,6 +720,13 @@ CASES: list[Case] = [
         "d.npz",
         ok__png=FRAME,
         d__npz=b"junk",
+    ),
+    case(  # another program's .npz, holding pickled objects: not numpy's remark about pickles
+        "recognize-deck-other-npz",
+        "recognize {d}/ok.png --deck {d}/d.npz",
+        "d.npz is not a deck profile",
+        ok__png=FRAME,
+        d__npz=OTHER_NPZ,
     ),
     case(
         "recognize-draw-file",

@@ -10,6 +10,7 @@ it was made with.
 from __future__ import annotations
 
 import hashlib
+import zipfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -101,7 +102,11 @@ class DeckProfile:
                 prof = DeckProfile(
                     str(d["name"]), d["prototypes"].astype(np.float32), d["counts"], str(d["model"])
                 )
-        except (OSError, ValueError, KeyError) as exc:
+        except (ValueError, KeyError, zipfile.BadZipFile) as exc:  # some other file, or cut short
+            raise DeckProfileError(
+                _("{path} is not a deck profile (crib-pi learn-deck writes them)").format(path=path)
+            ) from exc
+        except OSError as exc:
             raise DeckProfileError(
                 _("cannot read deck profile {path}: {exc}").format(path=path, exc=exc)
             ) from exc
