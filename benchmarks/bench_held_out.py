@@ -12,6 +12,7 @@ cards per kind, and which cards were named wrong; ``-v`` adds a line per deck.
 
     CRIB_PI_FONT_DIR=build/unseen-fonts python benchmarks/bench_held_out.py [--drawn 24]
     python benchmarks/bench_held_out.py --folds build/gpumodels [--sweep]
+    python benchmarks/bench_held_out.py --models FIRST.onnx SECOND.onnx WIDE.onnx  (candidates)
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from crib_pi.cards import Card
 from crib_pi.vision import classifier, decide
 from crib_pi.vision.recognizer import Recognizer
 
+GREY = classifier.GREY_NAME
 Scene = tuple[str, np.ndarray, set[Card], set[Card]]  # kind, image, readable, present
 
 
@@ -53,15 +55,25 @@ def main() -> None:
     p.add_argument("--scenes", type=int, default=12, help="scenes a kind per fold family")
     p.add_argument("--sweep", action="store_true", help="NAME_AT and GREY_DOUBT_BELOW grid")
     p.add_argument("-v", "--verbose", action="store_true", help="a line per deck")
+    p.add_argument(
+        "--models",
+        type=Path,
+        nargs=3,
+        metavar=("FIRST", "SECOND", "WIDE"),
+        help="candidate networks for the drawn decks, with the shipped grey one (default: shipped)",
+    )
     a = p.parse_args()
     cv2.setNumThreads(1)
     from crib_pi.vision.synth.decks import FAMILIES, available, deck_names, load_deck
     from crib_pi.vision.synth.drawn import drawn_decks
 
     sets: list[tuple[str, Callable[[], Recognizer], list[Scene]]] = []
+    shipped: Callable[[], Recognizer] = Recognizer
+    if a.models:
+        shipped = lambda: Recognizer(models=a.models, grey=classifier.model_path(GREY))  # noqa: E731
     rng = np.random.default_rng(999)
     for k, deck in enumerate(drawn_decks(rng, a.drawn)):
-        sets.append((f"drawn{k} {deck.name}", Recognizer, scenes([deck], 1000 + k, 6)))
+        sets.append((f"drawn{k} {deck.name}", shipped, scenes([deck], 1000 + k, 6)))
     if not sets:
         print("no fonts for drawn decks (fonts-dejavu-core, fonts-liberation2): skipped")
     if a.folds and available():

@@ -1,11 +1,18 @@
 """Killed with SIGKILL at random points, again and again, a session still ends with exactly
-the record of an uninterrupted run (each frame's actions and state commit together)."""
+the record of an uninterrupted run (each frame's actions and state commit together).
+
+The kills are placed by the session's progress (frames committed), not by wall time: a fast CI
+machine once finished the game before it had been killed five times.
+"""
 
 from __future__ import annotations
 
 import random
+import sqlite3
 import subprocess
 import sys
+import time
+from contextlib import closing
 from pathlib import Path
 
 from crib_pi.actions import GameOptions
@@ -24,6 +31,18 @@ def _command(out: Path, db: Path, record: Path) -> list[str]:
     ]  # fmt: skip
 
 
+def _position(db: Path) -> int:
+    """The last frame the session has committed to the database (-1 before any)."""
+    if not db.exists():
+        return -1
+    try:
+        with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1)) as con:
+            row = con.execute("SELECT MAX(position) FROM sessions").fetchone()
+    except sqlite3.Error:
+        return -1
+    return -1 if row is None or row[0] is None else int(row[0])
+
+
 def test_sigkill_at_random_points_loses_nothing(tmp_path: Path) -> None:
     options = GameOptions(players=2, target=61, dealer=0, muggins=True)
     _, actions = random_game(options, seed=31, known=False)
@@ -36,14 +55,19 @@ def test_sigkill_at_random_points_loses_nothing(tmp_path: Path) -> None:
     db, record = tmp_path / "crashy.sqlite3", tmp_path / "crashy.jsonl"
     kills = 0
     for _ in range(40):
+        start = _position(db)
         proc = subprocess.Popen(_command(tmp_path, db, record), stdout=subprocess.DEVNULL)
-        try:
-            proc.wait(timeout=rng.uniform(0.6, 1.6) if kills < 12 else 600)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-            kills += 1
-            continue
+        if kills < 12:  # wait until it has committed 0-45 more frames, then a little more
+            goal, deadline = start + rng.randint(0, 45), time.monotonic() + 600
+            while proc.poll() is None and _position(db) < goal and time.monotonic() < deadline:
+                time.sleep(0.005)
+            time.sleep(rng.uniform(0.0, 0.05))
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+                kills += 1
+                continue
+        proc.wait(timeout=600)
         assert proc.returncode == 0
         break
     assert kills >= 5, "the session finished before it could be killed often enough"
