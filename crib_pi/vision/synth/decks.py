@@ -86,12 +86,14 @@ def load_deck(name: str) -> Deck:
     """Render (once) and slice one deck."""
     sheet_path = cache_dir() / f"{name}-{FACE_WIDTH}.png"
     if not sheet_path.exists():
-        tmp = sheet_path.with_suffix(".tmp.png")
-        subprocess.run(
-            ["rsvg-convert", "-w", str(FACE_WIDTH * 13), str(DECK_DIR / f"{name}.svgz")],
-            check=True,
-            stdout=tmp.open("wb"),
-        )
+        # one temporary name per process: training runs several at once on a cold cache
+        tmp = sheet_path.with_suffix(f".{os.getpid()}.tmp.png")
+        with tmp.open("wb") as out:
+            subprocess.run(
+                ["rsvg-convert", "-w", str(FACE_WIDTH * 13), str(DECK_DIR / f"{name}.svgz")],
+                check=True,
+                stdout=out,
+            )
         tmp.replace(sheet_path)
     sheet = cv2.imread(str(sheet_path), cv2.IMREAD_UNCHANGED)
     if sheet is None or sheet.ndim != 3 or sheet.shape[2] != 4:
