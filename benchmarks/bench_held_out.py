@@ -86,7 +86,8 @@ def main() -> None:
     grid = [(decide.NAME_AT, classifier.GREY_DOUBT_BELOW)]
     if a.sweep:
         grid = list(itertools.product((0.9, 0.95, 0.98), (0.5, 0.7, 0.85)))
-    print(f"HELD-OUT DECKS: {a.drawn} drawn decks (shipped networks), folds: {a.folds or 'none'}")
+    nets = " + ".join(m.name for m in a.models) if a.models else "shipped networks"
+    print(f"HELD-OUT DECKS: {a.drawn} drawn decks ({nets}), folds: {a.folds or 'none'}")
     for name_at, grey_doubt in grid:
         decide.NAME_AT, classifier.GREY_DOUBT_BELOW = name_at, grey_doubt
         tot: dict[str, list[int]] = {}
