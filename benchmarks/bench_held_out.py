@@ -28,9 +28,9 @@ import numpy as np
 
 from crib_pi.cards import Card
 from crib_pi.vision import classifier, decide
+from crib_pi.vision.errors import ModelError
 from crib_pi.vision.recognizer import Recognizer
 
-GREY = classifier.GREY_NAME
 Scene = tuple[str, np.ndarray, set[Card], set[Card]]  # kind, image, readable, present
 
 
@@ -68,12 +68,17 @@ def main() -> None:
     from crib_pi.vision.synth.drawn import drawn_decks
 
     sets: list[tuple[str, Callable[[], Recognizer], list[Scene]]] = []
-    shipped: Callable[[], Recognizer] = Recognizer
+    grey = classifier.model_path(classifier.GREY_NAME)  # custom models get no grey by default
+    recognizer: Callable[[], Recognizer] = Recognizer
     if a.models:
-        shipped = lambda: Recognizer(models=a.models, grey=classifier.model_path(GREY))  # noqa: E731
+        recognizer = lambda: Recognizer(models=a.models, grey=grey)  # noqa: E731
+        try:  # before minutes of scenes are drawn
+            recognizer()
+        except ModelError as exc:
+            p.error(str(exc))
     rng = np.random.default_rng(999)
     for k, deck in enumerate(drawn_decks(rng, a.drawn)):
-        sets.append((f"drawn{k} {deck.name}", shipped, scenes([deck], 1000 + k, 6)))
+        sets.append((f"drawn{k} {deck.name}", recognizer, scenes([deck], 1000 + k, 6)))
     if not sets:
         print("no fonts for drawn decks (fonts-dejavu-core, fonts-liberation2): skipped")
     if a.folds and available():

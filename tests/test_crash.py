@@ -32,7 +32,8 @@ def _command(out: Path, db: Path, record: Path) -> list[str]:
 
 
 def _position(db: Path) -> int:
-    """The last frame the session has committed to the database (-1 before any)."""
+    """The last frame the session has committed to the database (-1 before any); read-only,
+    where ``GameStore.session`` would open the database for writing beside the session."""
     if not db.exists():
         return -1
     try:
