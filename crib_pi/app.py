@@ -57,6 +57,7 @@ class Assistant:
     stop: threading.Event = field(default_factory=threading.Event)
     _sightings: queue.Queue[list[Sighting]] = field(default_factory=lambda: queue.Queue(8))
     announcer: Announcer = field(init=False)
+    _signalled: int | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         self.announcer = Announcer(self.devices.config.voice.spoken_language())
@@ -94,7 +95,7 @@ class Assistant:
         return True
 
     def run(self, *, service: bool = False) -> None:
-        """Run until ``stop`` is set (SIGTERM and SIGINT set it)."""
+        """Run until ``stop`` is set, SIGTERM or SIGINT comes, or the window is closed."""
         self._handle_signals()
         camera = threading.Thread(target=self._camera_loop, name="camera", daemon=True)
         camera.start()
@@ -104,7 +105,7 @@ class Assistant:
         ping = watchdog_interval() if service else None
         last_ping = 0.0
         try:
-            while not self.stop.is_set():
+            while not self.stop.is_set() and self._signalled is None:
                 if self.devices.screen.pump():  # the window's close button
                     break
                 changed = self._step()
@@ -168,7 +169,10 @@ class Assistant:
             return
 
         def stop(signum: int, frame: FrameType | None) -> None:
-            self.stop.set()
+            # Only a plain assignment here: the handler runs on the main thread between two
+            # bytecodes, possibly inside ``self.stop.wait()`` holding the Event's lock, and
+            # ``Event.set()`` would then wait for that lock forever. The loop sets the Event.
+            self._signalled = signum
 
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)

@@ -119,3 +119,33 @@ def test_the_window_close_button_stops_the_live_loop() -> None:
     assert not runner.is_alive() and time.monotonic() - closed < 1.0
     assert assistant.stop.is_set()
     devices.close()
+
+
+def test_the_signal_handler_never_waits_for_the_stop_events_lock() -> None:
+    """The handler runs on the main thread between two bytecodes, which may be inside
+    ``stop.wait()`` holding the Event's lock (a CI run hung there for good). Called while that
+    lock is held, it must return at once; the loop then stops within a poll."""
+    devices = make_devices(backend="mock")
+    table = TableSession(GameOptions(), GameLog(None), Tracker())
+    assistant = Assistant(devices, table, NoRecognizer())
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        assistant._handle_signals()
+        handler = signal.getsignal(signal.SIGTERM)
+        assert callable(handler)
+        with assistant.stop._cond:  # as inside Event.wait()
+            caller = threading.Thread(target=handler, args=(signal.SIGTERM, None), daemon=True)
+            caller.start()
+            caller.join(timeout=2)
+            returned = not caller.is_alive()
+        assert returned, "the SIGTERM handler waited for the stop Event's lock"
+    finally:
+        for sig, old in before.items():
+            signal.signal(sig, old)
+    started = time.monotonic()
+    runner = threading.Thread(target=assistant.run)
+    runner.start()
+    runner.join(timeout=5)
+    assert not runner.is_alive() and time.monotonic() - started < 1.0
+    assert assistant.stop.is_set()
+    devices.close()
