@@ -11,6 +11,9 @@ line per deck and kind, then the totals. Target (issue 18, item 5): with a profi
 card and recall at least 99.5%.
 
     python benchmarks/bench_learn_deck.py --seeds 7 11 23 2024 --scenes 12
+    python benchmarks/bench_learn_deck.py --seeds 7 --scenes 0 --save-profiles build/profiles
+    python benchmarks/bench_session.py --vision --faces drawn:7 --zoom 0.85 --deals 2 \
+        --profile build/profiles/drawn-7.npz   (a filmed game read with the learnt profile)
 """
 
 from __future__ import annotations
@@ -53,6 +56,12 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[7, 11, 23, 2024])
     parser.add_argument("--scenes", type=int, default=12, help="scenes of each kind a deck")
     parser.add_argument("--zoom", type=float, default=0.85)
+    parser.add_argument(
+        "--save-profiles",
+        type=Path,
+        metavar="DIR",
+        help="keep each deck's profile as DIR/drawn-SEED.npz (bench_session.py --profile)",
+    )
     args = parser.parse_args()
     if any(100 <= s <= 115 for s in args.seeds):
         parser.error("--seeds: 100 to 115 made the training's drawn decks; choose others")
@@ -71,11 +80,16 @@ def main() -> None:
             print(f"  drawn:{seed} {deck.name}: the lesson did not finish ({lesson.message})")
             continue
         profile = lesson.profile()
+        if args.save_profiles:
+            args.save_profiles.mkdir(parents=True, exist_ok=True)
+            profile.save(args.save_profiles / f"drawn-{seed}.npz")
         learnt = int((profile.counts > 0).sum())
         print(
             f"  drawn:{seed} {deck.name}: lesson {learnt}/52 cards learnt, "
             f"{lesson.refusals} rows refused"
         )
+        if args.scenes == 0:  # the profile was all that was wanted
+            continue
         taught = Recognizer(profile)
         for kind in HELD_OUT_KINDS:
             rng = np.random.default_rng(seed * 1000 + (kind == "table"))
@@ -98,7 +112,7 @@ def main() -> None:
                 f"    {kind:5s} readable {w[2]:4d}  without: recall {w[0] / max(w[2], 1):6.1%} "
                 f"wrong {w[1]}   with profile: recall {p[0] / max(p[2], 1):6.1%} wrong {p[1]}"
             )
-    for key, (right, wrong, true) in sorted(totals.items()):
+    for key, (right, wrong, true) in sorted(totals.items()):  # none with --scenes 0
         print(f"  all decks, {key:18s} recall {right / max(true, 1):6.1%}  wrong {wrong}")
 
 

@@ -59,7 +59,14 @@ def main() -> int:
     )
     parser.add_argument("--deals", type=int, help="film only this many deals")
     parser.add_argument("--keep", type=Path, help="keep the film and the record here")
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="with --vision, read with this deck profile (bench_learn_deck.py --save-profiles)",
+    )
     args = parser.parse_args()
+    if args.profile and not args.vision:
+        parser.error("--profile: only with --vision (the cards are read by the film's truth)")
     cv2.setNumThreads(1)
     options = GameOptions(players=2, target=61, dealer=0)
     _, actions = random_game(options, seed=args.seed, known=False)
@@ -86,9 +93,14 @@ def main() -> int:
         out = args.keep or Path(tmp)
         film(options, actions, faces, out, seed=args.seed, stable=STABLE, zoom=args.zoom)
         if args.vision:
+            from crib_pi.vision.errors import DeckProfileError
+            from crib_pi.vision.profile import DeckProfile
             from crib_pi.vision.recognizer import Recognizer
 
-            reader = Recognizer()
+            try:
+                reader = Recognizer(DeckProfile.load(args.profile) if args.profile else None)
+            except DeckProfileError as exc:
+                parser.error(f"--profile: {exc}")
             players = ScriptedPlayers.from_film(actions, read_settled(out))
         else:
             reader = TruthReader(out / "truth.jsonl")

@@ -91,6 +91,9 @@ def test_scripted_players_end_with_the_scripted_game(tmp_path: Path, seed: int) 
     assert table.game.scores == game.scores and table.game.winner == game.winner
     assert blind in players.typed and victim in players.typed
     assert players.answered >= 1
+    report = players.report()  # says which cards the camera left to the players
+    assert f"typed {len(players.typed_cards)} (" in report
+    assert str(blind) in report.split("entries: ")[1] and str(victim) in report
     if seed == 31:
         # Here the decoy is legal where the victim was played, so the board took it until the
         # players saw it and pressed Undo; the log keeps the undo line.

@@ -90,9 +90,10 @@ class ScriptedPlayers:
     def report(self) -> str:
         """How much help the camera needed, in one line."""
         read = len(self.laid) - len(self.typed_cards)
+        which = f": {' '.join(str(c) for c in self.typed)}" if self.typed else ""
         return (
             f"the camera gave the board {read} of the {len(self.laid)} cards laid; the players "
-            f"typed {len(self.typed_cards)} ({len(self.typed)} entries), answered "
+            f"typed {len(self.typed_cards)} ({len(self.typed)} entries{which}), answered "
             f"{self.answered} questions and took back {len(self.taken_back)} misread actions"
         )
 
