@@ -73,6 +73,15 @@ def main() -> int:
     if args.deals:  # a deal ends with its crib
         ends = [i for i, a in enumerate(actions) if isinstance(a, Crib)]
         actions = actions[: ends[args.deals - 1] + 1] if len(ends) >= args.deals else actions
+    profile = None
+    if args.profile:  # before minutes of filming
+        from crib_pi.vision.errors import DeckProfileError
+        from crib_pi.vision.profile import DeckProfile
+
+        try:
+            profile = DeckProfile.load(args.profile)
+        except DeckProfileError as exc:
+            parser.error(f"--profile: {exc}")
     faces = plain_face
     if args.faces.startswith("drawn:"):
         import numpy as np
@@ -93,14 +102,9 @@ def main() -> int:
         out = args.keep or Path(tmp)
         film(options, actions, faces, out, seed=args.seed, stable=STABLE, zoom=args.zoom)
         if args.vision:
-            from crib_pi.vision.errors import DeckProfileError
-            from crib_pi.vision.profile import DeckProfile
             from crib_pi.vision.recognizer import Recognizer
 
-            try:
-                reader = Recognizer(DeckProfile.load(args.profile) if args.profile else None)
-            except DeckProfileError as exc:
-                parser.error(f"--profile: {exc}")
+            reader = Recognizer(profile)
             players = ScriptedPlayers.from_film(actions, read_settled(out))
         else:
             reader = TruthReader(out / "truth.jsonl")
