@@ -19,8 +19,6 @@ card and recall at least 99.5%.
 from __future__ import annotations
 
 import argparse
-import json
-import tempfile
 from collections import defaultdict
 from pathlib import Path
 
@@ -28,8 +26,8 @@ import cv2
 import numpy as np
 
 from crib_pi.cards import Card
-from crib_pi.session.lesson import ROW_SUITS, DeckLesson, teach_from_film
-from crib_pi.session.lesson_film import film_lesson
+from crib_pi.session.lesson import ROW_SUITS, DeckLesson
+from crib_pi.session.lesson_film import teach_filmed
 from crib_pi.vision.recognizer import Recognizer
 from crib_pi.vision.synth.drawn import drawn_decks
 from crib_pi.vision.synth.labels import readable_cards
@@ -39,15 +37,7 @@ from crib_pi.vision.synth.scenes import HELD_OUT_KINDS, held_out_scene
 def lesson_for(deck_faces: tuple[np.ndarray, ...], name: str, seed: int, zoom: float) -> DeckLesson:
     rows = [[Card(r, s) for r in range(1, 14)] for s in ROW_SUITS]
     lesson = DeckLesson(Recognizer().classifier, name=name)
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp)
-        film_lesson(rows, lambda c: deck_faces[c.index], out, seed=seed, zoom=zoom)
-        presses: dict[int, list[str]] = defaultdict(list)
-        for text in (out / "buttons.jsonl").read_text().splitlines():
-            line = json.loads(text)
-            presses[int(line["frame"])].append(str(line["button"]))
-        frames = sorted((out / "frames").iterdir())
-        teach_from_film(lesson, frames, presses, go_on_missing=True)
+    teach_filmed(lesson, rows, lambda c: deck_faces[c.index], seed=seed, zoom=zoom)
     return lesson
 
 

@@ -9,8 +9,6 @@ and the table's recognizer reads with it.
 
 from __future__ import annotations
 
-import json
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +23,7 @@ from crib_pi.devices.cameras import CameraFrame
 from crib_pi.devices.clock import FakeClock
 from crib_pi.session.faces import plain_face
 from crib_pi.session.lesson import ROW_SUITS, DeckLesson, learnt_deck_path, refusal
-from crib_pi.session.lesson_film import film_lesson
+from crib_pi.session.lesson_film import film_lesson, lesson_presses
 from crib_pi.session.lesson_row import RowReading, read_row
 from crib_pi.session.locate import MatLocator
 from crib_pi.vision.recognizer import Recognizer
@@ -49,14 +47,6 @@ def recognizer() -> Recognizer:
     return Recognizer()
 
 
-def presses_of(film: Path) -> dict[int, list[str]]:
-    out: dict[int, list[str]] = defaultdict(list)
-    for text in (film / "buttons.jsonl").read_text().splitlines():
-        line = json.loads(text)
-        out[int(line["frame"])].append(str(line["button"]))
-    return out
-
-
 class FilmCamera:
     """The filmed frames, one a read; after each frame its scripted presses are made on the
     mock buttons (press, release, time for Confirm's double-press window), as fingers would.
@@ -64,7 +54,7 @@ class FilmCamera:
 
     def __init__(self, film: Path, devices: Any, extra: dict[int, list[str]]) -> None:
         self.frames = sorted((film / "frames").iterdir())
-        self.presses = presses_of(film)
+        self.presses = lesson_presses(film)
         for frame, buttons in extra.items():
             self.presses[frame] += buttons
         self.devices = devices
@@ -100,7 +90,7 @@ def mock_devices(film: Path, extra: dict[int, list[str]] | None = None) -> Any:
 def test_wrong_and_swapped_rows_are_refused_then_the_deck_is_learnt(
     film: Path, recognizer: Recognizer
 ) -> None:
-    first_confirm = min(presses_of(film))
+    first_confirm = min(lesson_presses(film))
     devices = mock_devices(film, {first_confirm + 6: ["go"]})  # Go cannot keep a wrong row
     lesson = DeckLesson(recognizer.classifier)
     learn_deck.teach(devices, lesson)
@@ -125,7 +115,7 @@ def test_wrong_and_swapped_rows_are_refused_then_the_deck_is_learnt(
 
 def test_a_row_read_alone_names_the_wrong_card(film: Path, recognizer: Recognizer) -> None:
     frames = sorted((film / "frames").iterdir())
-    bgr = cv2.imread(str(frames[min(presses_of(film))]))
+    bgr = cv2.imread(str(frames[min(lesson_presses(film))]))
     locator = MatLocator(DeckLesson(recognizer.classifier).mat)
     homography = locator.update(bgr)
     assert homography is not None

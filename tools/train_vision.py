@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -183,7 +184,7 @@ def fit(
     print(f"{len(y)} patches, {int((y != NONE).sum())} indices", flush=True)
 
     def batch(idx: torch.Tensor) -> torch.Tensor:
-        parts = [_normalise(x[idx])] + ([_normalise(w[idx])] if w is not None else [])
+        parts = [torch_normalise(x[idx])] + ([torch_normalise(w[idx])] if w is not None else [])
         return torch.cat(parts, dim=1)
 
     rank = torch.where(y == NONE, torch.tensor(13, device=dev), y % 13)
@@ -225,9 +226,17 @@ def fit(
         )
     net = net.cpu().eval()
     out.parent.mkdir(parents=True, exist_ok=True)
+    export_onnx(net, out, 6 if wide else 3)
+    print(f"wrote {out} ({out.stat().st_size} bytes)")
+
+
+def export_onnx(net: Any, out: Path, channels: int = 3) -> None:
+    """``net`` (eval mode, on the CPU) to ``out`` with the inputs and outputs crib_pi reads."""
+    import torch
+
     torch.onnx.export(
         net,
-        torch.zeros(1, 6 if wide else 3, 32, 32),
+        (torch.zeros(1, channels, 32, 32),),
         str(out),
         input_names=["x"],
         output_names=["rank", "suit", "feat"],
@@ -235,10 +244,9 @@ def fit(
         dynamo=False,
         opset_version=13,
     )
-    print(f"wrote {out} ({out.stat().st_size} bytes)")
 
 
-def _normalise(x):  # type: ignore[no-untyped-def]
+def torch_normalise(x: Any) -> Any:
     """``patches.normalise`` in torch: (n, P, P, 3) uint8 to (n, 3, P, P) network input."""
     x = x.float()
     mean = x.mean(dim=(1, 2, 3), keepdim=True)

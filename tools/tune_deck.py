@@ -20,8 +20,6 @@ patches); nothing in crib_pi uses it yet, and the tuned networks stay under ``--
 from __future__ import annotations
 
 import argparse
-import json
-import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -29,17 +27,17 @@ from typing import Any
 
 import cv2
 import numpy as np
+from train_vision import export_onnx, torch_normalise  # beside this file, in tools/
 
 from crib_pi.cards import Card
-from crib_pi.session.lesson import ROW_SUITS, DeckLesson, teach_from_film
-from crib_pi.session.lesson_film import film_lesson
+from crib_pi.session.lesson import ROW_SUITS, DeckLesson
+from crib_pi.session.lesson_film import teach_filmed
 from crib_pi.vision.classifier import GREY_NAME, SECOND_NAME, WIDE_NAME, model_path
 from crib_pi.vision.recognizer import Recognizer
 from crib_pi.vision.synth.drawn import drawn_decks
-from crib_pi.vision.synth.labels import readable_cards
+from crib_pi.vision.synth.labels import NONE, readable_cards
 from crib_pi.vision.synth.scenes import HELD_OUT_KINDS, held_out_scene
 
-NONE = 52  # the not-an-index label of the patch files
 Patches = tuple[np.ndarray, np.ndarray]  # (n, 32, 32, 3) uint8 patches and their labels
 
 
@@ -54,17 +52,10 @@ def lesson_patches(deck: Any, seed: int) -> tuple[np.ndarray, np.ndarray, DeckLe
         seen.append((patches, scores.feat))
         return scores
 
-    rec.classifier.score = keeping  # type: ignore[method-assign]
+    rec.classifier.score = keeping
     lesson = DeckLesson(rec.classifier, name=deck.name)
     rows = [[Card(r, s) for r in range(1, 14)] for s in ROW_SUITS]
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp)
-        film_lesson(rows, lambda c: deck.faces[c.index], out, seed=seed, zoom=0.85)
-        presses: dict[int, list[str]] = defaultdict(list)
-        for text in (out / "buttons.jsonl").read_text().splitlines():
-            line = json.loads(text)
-            presses[int(line["frame"])].append(str(line["button"]))
-        teach_from_film(lesson, sorted((out / "frames").iterdir()), presses, go_on_missing=True)
+    teach_filmed(lesson, rows, lambda c: deck.faces[c.index], seed=seed, zoom=0.85)
     xs, ys = [], []
     for row in lesson.learnt:
         for card, feats in row.items():
@@ -126,16 +117,6 @@ def torch_net(path: Path) -> Any:
     return net
 
 
-def _normalise(x: np.ndarray) -> Any:
-    """``patches.normalise`` in torch."""
-    import torch
-
-    t = torch.from_numpy(x).float()
-    mean = t.mean(dim=(1, 2, 3), keepdim=True)
-    std = t.std(dim=(1, 2, 3), keepdim=True, correction=0)
-    return ((t - mean) / (std + 8.0)).permute(0, 3, 1, 2).contiguous()
-
-
 def augment(patches: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Each patch turned, scaled, shifted, perhaps blurred or shrunk, with a little noise: the
     lesson sees each card upright and flat, the table at any angle and size."""
@@ -171,22 +152,13 @@ def tune(path: Path, out: Path, deck: Patches, general: Patches, steps: int, see
         y = torch.from_numpy(np.concatenate([dy[di], gy[gi]]))
         rank = torch.where(y == NONE, 13, y % 13)
         suit = torch.where(y == NONE, -100, y // 13)
-        r, s = net.logits(_normalise(x))
+        r, s = net.logits(torch_normalise(torch.from_numpy(x)))
         loss = ce(r, rank) + ce(s, suit)
         opt.zero_grad()
         loss.backward()
         opt.step()
     net.eval()
-    torch.onnx.export(
-        net,
-        (torch.zeros(1, 3, 32, 32),),
-        str(out),
-        input_names=["x"],
-        output_names=["rank", "suit", "feat"],
-        dynamic_axes={"x": {0: "n"}},
-        dynamo=False,
-        opset_version=13,
-    )
+    export_onnx(net, out)
 
 
 def main() -> None:

@@ -10,6 +10,8 @@ presses, so the whole flow can run through real recognition with scripted button
 from __future__ import annotations
 
 import json
+import tempfile
+from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -19,6 +21,7 @@ import numpy as np
 from crib_pi.cards import Card
 from crib_pi.mat import HEIGHT, PX_PER_MM, WIDTH, Mat
 from crib_pi.session.filmstrip import CARD_W, Faces, Film, Placed
+from crib_pi.session.lesson import DeckLesson, teach_from_film
 
 #: Each card of a lesson row moves along by this much: 13 cards span 315 mm of the 420 mm mat.
 LESSON_STEP = 21 * PX_PER_MM
@@ -81,3 +84,23 @@ def film_lesson(
         for line in laid:
             handle.write(json.dumps(line) + "\n")
     return out / "frames"
+
+
+def lesson_presses(film: Path) -> dict[int, list[str]]:
+    """The buttons ``film_lesson`` wrote to ``film``/buttons.jsonl, by frame number."""
+    out: dict[int, list[str]] = defaultdict(list)
+    for text in (film / "buttons.jsonl").read_text().splitlines():
+        line = json.loads(text)
+        out[int(line["frame"])].append(str(line["button"]))
+    return out
+
+
+def teach_filmed(
+    lesson: DeckLesson, rows: Sequence[Sequence[Card]], faces: Faces, *, seed: int, zoom: float
+) -> None:
+    """Film ``rows`` laid on the mat and play the film through ``lesson``, pressing Go after a
+    row refused for cards the camera cannot find, as a player would (the benchmarks)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp)
+        frames = film_lesson(rows, faces, out, seed=seed, zoom=zoom)
+        teach_from_film(lesson, sorted(frames.iterdir()), lesson_presses(out), go_on_missing=True)
