@@ -3,6 +3,8 @@
     python tools/calibrate_vision.py cache --seed 777 --out build/calib/s777.pkl
     python tools/calibrate_vision.py cache --seed 4242 --mix alternate --out build/calib/s4242.pkl
     python tools/calibrate_vision.py score build/calib/s777.pkl build/calib/s4242.pkl [-v]
+    CRIB_PI_FONT_DIR=build/unseen-fonts python tools/calibrate_vision.py cache --mix held-out \
+        --seed 555 --scenes 24 --out build/calib/h555.pkl
 
 Rendering a scene, finding its glyphs and running the first network take most of the eight
 minutes that 300 scenes cost. ``cache`` does that once per seed and keeps each scene's frames,
@@ -17,6 +19,11 @@ synthetic set, on varied tables; ``alternate`` puts every other scene on the pri
 every other one of those uses the demo's plain deck. Seeds 777 (varied) and 4242 (alternate)
 are the project's calibration seeds. The benchmark's seeds (90210 and the two after it) are
 for reporting, not for choosing.
+
+Mix ``held-out`` is ``benchmarks/bench_held_out.py``'s: ``--scenes`` decks drawn on ``--seed``
+(``synth.drawn``, in the fonts of ``CRIB_PI_FONT_DIR``), each in 6 flat and 6 table scenes. Seed
+999 is that benchmark's, for reporting; rules for decks never seen are chosen on other seeds
+(555). Each cached scene keeps its paper regions, which ``decide`` uses to part two cards.
 """
 
 from __future__ import annotations
@@ -34,11 +41,18 @@ from crib_pi.cards import Card
 from crib_pi.vision.candidates import front_end
 from crib_pi.vision.classifier import Classifier, Scores, model_path
 from crib_pi.vision.decide import decide
+from crib_pi.vision.paper import PaperRegions
 from crib_pi.vision.patches import PATCH, extract_wide
 from crib_pi.vision.reads import Recognition
 from crib_pi.vision.synth.decks import Deck, deck_names, load_deck, plain_deck
 from crib_pi.vision.synth.labels import readable_cards
-from crib_pi.vision.synth.scenes import LAYOUTS, Scene, product_scene
+from crib_pi.vision.synth.scenes import (
+    HELD_OUT_KINDS,
+    LAYOUTS,
+    Scene,
+    held_out_scene,
+    product_scene,
+)
 
 #: Patches are kept from this first-network index probability: well below ``SECOND_LOOK_AT``,
 #: so that a lower look threshold can be judged on the same cache.
@@ -48,7 +62,10 @@ KEEP_AT = 0.02
 def scenes(
     count: int, seed: int, mix: str, decks: list[Deck] | None = None
 ) -> Iterator[tuple[str, Scene]]:
-    """The calibration scenes of one seed and mix, with their layouts."""
+    """The calibration scenes of one seed and mix, with their layouts (``held-out``: kinds)."""
+    if mix == "held-out":
+        yield from _held_out(count, seed)
+        return
     decks = decks or [load_deck(n) for n in deck_names()]
     rng = np.random.default_rng(seed)
     for i in range(count):
@@ -57,6 +74,20 @@ def scenes(
         else:
             on_mat, layout, plain = False, LAYOUTS[i % len(LAYOUTS)], False
         yield layout, product_scene(rng, [plain_deck()] if plain else decks, layout, on_mat)
+
+
+def _held_out(count: int, seed: int) -> Iterator[tuple[str, Scene]]:
+    """``bench_held_out.py``'s scenes: ``count`` drawn decks, 6 scenes of each kind a deck."""
+    from crib_pi.vision.synth.drawn import drawn_decks
+
+    decks = drawn_decks(np.random.default_rng(seed), count)
+    if not decks:
+        raise SystemExit("no fonts for drawn decks: set CRIB_PI_FONT_DIR")
+    for k, deck in enumerate(decks):
+        for kind in HELD_OUT_KINDS:
+            rng = np.random.default_rng(seed + 1 + k)
+            for i in range(6):
+                yield kind, held_out_scene(rng, [deck], kind, i)
 
 
 def cache(count: int, seed: int, mix: str, out: Path, decks: list[Deck] | None = None) -> None:
@@ -79,6 +110,7 @@ def cache(count: int, seed: int, mix: str, out: Path, decks: list[Deck] | None =
                 "cards": list(scene.cards),
                 "layout": layout,
                 "deck": scene.deck,
+                "paper": PaperRegions(scene.image).labels(),
             }
         )
         if i % 50 == 0:
@@ -99,7 +131,10 @@ def reads(path: Path, classifier: Classifier) -> Iterator[tuple[dict[str, Any], 
         patches[look] = row["x"]
         wide = np.zeros_like(patches)
         wide[look] = row["w"]
-        yield row, decide(row["frames"], classifier.second_look(first, patches, wide.__getitem__))
+        # Caches made before the paper regions were kept: no parting by paper.
+        paper = PaperRegions.from_labels(row["paper"]) if "paper" in row else None
+        scores = classifier.second_look(first, patches, wide.__getitem__)
+        yield row, decide(row["frames"], scores, paper)
 
 
 def score(path: Path, classifier: Classifier, verbose: bool) -> tuple[int, int, int]:
@@ -129,7 +164,7 @@ def main() -> None:
     cp = sub.add_parser("cache", help="render scenes and keep what scoring needs")
     cp.add_argument("--scenes", type=int, default=300)
     cp.add_argument("--seed", type=int, default=777)
-    cp.add_argument("--mix", choices=("varied", "alternate"), default="varied")
+    cp.add_argument("--mix", choices=("varied", "alternate", "held-out"), default="varied")
     cp.add_argument("--out", type=Path, required=True)
     sp = sub.add_parser("score", help="missed and wrong cards on caches, with the code as it is")
     sp.add_argument("caches", type=Path, nargs="+")

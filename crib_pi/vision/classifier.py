@@ -18,10 +18,19 @@ with cut indices as its hard examples. Where it vouches that a patch is a whole 
 most believing of the three is taken for index-likeness. Card probabilities stay the pair's
 average, except where that average is not sure enough to name a card: there the three vote
 (per rank and per suit, the middle of their three probabilities), so a card two of them are
-sure of wins over the third's doubt. A read the pair is already sure of is never unsettled.
+sure of wins over the third's doubt, though only where the wide network finds the patch
+index-like at all (a network that sees no index there has no say on which card it is). A read
+the pair is already sure of is never unsettled. Where the pair is not, the suit gets a last
+check: a black card's suit is told from the other black suit by its shape alone (a club at 8 px
+can pass for a spade), and a red one's from the other red suit, so where any of the three gives
+the same colour's other suit a real share (``SUIT_DOUBT_AT``), the suit is the average of all
+the networks' readings (the grey one's too), and the card is asked about.
 
 A grey network (``index_net_grey.onnx``) sees the same few patches in luminance only, so it
-knows suits by shape, never by ink. In a frame with no colour (a monochrome camera) it alone
+knows suits by shape, never by ink. It also checks the wide network's vouching: a patch it finds
+hardly index-like (under ``GREY_VOUCH_AT``) is not vouched for, since the wide network can vouch
+for an index cut by the edge of a card lying over it (an 8 whose upper loop is hidden, read as a
+6). In a frame with no colour (a monochrome camera) it alone
 names the suit; in a colour frame, where brown-black ink on warm card can pass for red, a
 rank or suit it gives less than ``GREY_DOUBT_BELOW`` is averaged with its own reading, so the
 card is asked about rather than named.
@@ -50,8 +59,16 @@ GREY_DOUBT_BELOW = 0.5
 #: The second network looks at a patch when the first gives it at least this index probability.
 #: Below it the average could not reach a name: naming needs 0.9 (``decide.NAME_AT``).
 SECOND_LOOK_AT = 0.3
-#: The wide network vouches for a whole index at this index probability or more.
+#: The wide network vouches for a whole index at this index probability or more ...
 VOUCH_AT = 0.95
+#: ... where the grey network finds the patch at least this index-like (when there is one).
+GREY_VOUCH_AT = 0.1
+#: The wide network has a say on which card a patch is only where it finds it this index-like.
+WIDE_SAY_AT = 0.3
+#: A network giving the other suit of the leading suit's colour this share puts the suit in doubt.
+SUIT_DOUBT_AT = 0.2
+#: The other suit of each suit's colour, by suit number (clubs, diamonds, hearts, spades).
+_MATE = np.array([3, 2, 1, 0])
 #: The three networks vote on the card where the pair's read is below this: the probability
 #: ``decide`` names a card at (``decide.NAME_AT``; decide imports this module, not the reverse).
 UNSURE_BELOW = 0.9
@@ -148,34 +165,59 @@ class Classifier:
         look = np.flatnonzero(first.index_prob() >= SECOND_LOOK_AT)
         first_at = Scores(first.rank[look], first.suit[look], first.feat[look])
         rank, suit = first.rank.copy(), first.suit.copy()
+        grey = None
+        if self._grey is not None and look.size:
+            grey = _score(self._grey, grey_patches(patches[look]))
         if len(self._nets) >= 2:
             second = _score(self._nets[1], patches[look])
             if len(self._nets) == 3 and wide is not None and look.size:
                 third = _score(self._nets[2], patches[look], wide(look))
-                rank[look], suit[look] = _three(first_at, second, third)
+                rank[look], suit[look] = _three(first_at, second, third, grey)
             else:
                 rank[look] = (first_at.rank + second.rank) / 2
                 suit[look] = (first_at.suit + second.suit) / 2
-        if self._grey is not None and look.size:
-            grey = _score(self._grey, grey_patches(patches[look]))
+        if grey is not None:
             rank[look], suit[look] = _grey_say(rank[look], suit[look], grey, colourless)
         return Scores(rank, suit, first.feat)
 
 
-def _three(first: Scores, second: Scores, third: Scores) -> tuple[np.ndarray, np.ndarray]:
-    """Rank and suit from the first two networks' average, with the wide network heard."""
+def _three(
+    first: Scores, second: Scores, third: Scores, grey: Scores | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Rank and suit from the first two networks' average, with the wide network heard (and
+    its vouching checked by the grey network's index-likeness, when there is one)."""
     pair = Scores((first.rank + second.rank) / 2, (first.suit + second.suit) / 2, first.feat)
     # A whole index vouched for: the most believing network judges index-likeness.
     at = third.index_prob() >= VOUCH_AT
+    if grey is not None:
+        at &= grey.index_prob() >= GREY_VOUCH_AT
     none = pair.rank[:, 13].copy()
     none[at] = np.minimum.reduce([first.rank[at, 13], second.rank[at, 13], third.rank[at, 13]])
     # A close call the pair still cannot name: the three vote, each rank and suit taking the
     # middle of their three probabilities, so a card two of them are sure of wins.
-    unsure = pair.card_probs().max(axis=1) * (1.0 - none) < UNSURE_BELOW
+    loose = pair.card_probs().max(axis=1) * (1.0 - none) < UNSURE_BELOW
+    sees = third.index_prob() >= WIDE_SAY_AT
+    unsure = loose & sees
     ranks, suit = _given_index(pair.rank), pair.suit.copy()
     ranks[unsure] = _middle(*(_given_index(s.rank[unsure]) for s in (first, second, third)))
     suit[unsure] = _middle(*(s.suit[unsure] for s in (first, second, third)))
+    wide_suit = np.where(sees[:, None], third.suit, np.nan)
+    looks = [first.suit, second.suit, wide_suit]
+    doubted = _suit_doubt(suit, looks, looks + ([grey.suit] if grey is not None else []))
+    suit[loose] = doubted[loose]
     return np.concatenate([ranks * (1.0 - none)[:, None], none[:, None]], axis=1), suit
+
+
+def _suit_doubt(suit: np.ndarray, looks: list[np.ndarray], heard: list[np.ndarray]) -> np.ndarray:
+    """``suit`` where no network of ``looks`` gives the leading suit's colour-mate at least
+    ``SUIT_DOUBT_AT``; elsewhere the average of ``heard`` (rows of NaN: a network not heard)."""
+    rows = np.arange(len(suit))
+    mate = _MATE[suit.argmax(axis=1)]
+    with np.errstate(invalid="ignore"):
+        doubt = np.any([look[rows, mate] >= SUIT_DOUBT_AT for look in looks], axis=0)
+    out = suit.copy()
+    out[doubt] = np.nanmean(np.stack(heard), axis=0)[doubt]
+    return out
 
 
 def _grey_say(

@@ -3,12 +3,13 @@
 Several frames fall on one index (each glyph pair, each pyramid level); they are grouped by
 place and shared glyphs, and the surest frame speaks for the group unless another frame leads
 surely with a different card, when their probabilities are averaged. The two corner indices of
-one card (opposite corners, turned half round to each other) are independent looks at the same
-card, so when both are found and agree on their leading card, their probabilities are
-multiplied; when they disagree (a 10S at one corner, a 10D at the other), the card is one
-uncertain read, never two cards. A group is named only when one card clearly wins; otherwise
-it is returned as uncertain with its candidates. A deck holds each card once, so reads of the
-same card are one physical card.
+one card (opposite corners, turned half round to each other) are two looks at the same card:
+when both are found and agree on their leading card, each is the surer for the other's
+index-likeness, but not for its card (the same font misleads both corners alike, so their card
+probabilities are averaged, geometrically); when they disagree (a 10S at one corner, a 10D at
+the other), the card is one uncertain read, never two cards. A group is named only when one
+card clearly wins; otherwise it is returned as uncertain with its candidates. A deck holds each
+card once, so reads of the same card are one physical card.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from crib_pi.vision.reads import CardRead, Recognition, UncertainRead
 
 #: A frame takes part only if it is at least this likely to be an index.
 MIN_INDEX = 0.5
-#: A group is reported (read or uncertain) only if its best frame is at least this index-like.
+#: A group is reported (read or uncertain) only if its best frame is at least this index-like,
+#: or, from MIN_INDEX, once the card's other corner index, agreeing, has made it so.
 REPORT_INDEX = 0.85
 #: A card is named when its probability (index-likeness times card share) reaches this.
 NAME_AT = 0.9
@@ -82,6 +84,7 @@ def decide(frames: Frames, scores: Scores, paper: PaperRegions | None = None) ->
     """Reads for one image; ``paper`` (the image's card regions) tells two cards turned half
     round to each other from one card whose corners disagree."""
     groups = _combine_opposites(_drop_oversized(_group(frames, scores)), paper)
+    groups = [g for g in groups if g.p_index >= REPORT_INDEX]
     reads: dict[Card, CardRead] = {}
     unsure: list[UncertainRead] = []
     for g in groups:
@@ -109,7 +112,8 @@ def decide(frames: Frames, scores: Scores, paper: PaperRegions | None = None) ->
 
 
 def _group(frames: Frames, scores: Scores) -> list[_Index]:
-    """Index-like frames grouped by place, best first; groups not index-like enough are dropped."""
+    """Index-like frames grouped by place, best first (from ``MIN_INDEX``: a group under
+    ``REPORT_INDEX`` counts only if the card's other corner agrees with it)."""
     p_index = scores.index_prob()
     live = np.flatnonzero(p_index >= MIN_INDEX)
     if live.size == 0:
@@ -127,8 +131,6 @@ def _group(frames: Frames, scores: Scores) -> list[_Index]:
         close = dist < np.where(shares, SAME_PLACE, TIGHT_PLACE) * frames.sides[i]
         near = order[~used[order] & close]
         used[near] = True
-        if p_index[i] < REPORT_INDEX:
-            continue
         out.append(
             _Index(
                 _look(probs[near], p_index[near]),
@@ -189,7 +191,11 @@ def _drop_oversized(groups: list[_Index]) -> list[_Index]:
 
 
 def _combine_opposites(groups: list[_Index], paper: PaperRegions | None) -> list[_Index]:
-    """One card's two corner indices as one look: agreeing, their probabilities are multiplied;
+    """One card's two corner indices as one look: agreeing, each is an index unless neither is
+    (their index-likeness combines, so two half-believed corners can make a card) and their card
+    probabilities are averaged geometrically, not multiplied: a font no network saw misleads
+    both corners alike (a thin 8 read as a 2 at both). Groups under ``REPORT_INDEX`` take part
+    in this only. Disagreeing,
     both fairly sure (``DISAGREE_AT``) of one rank in two suits, or neither sure enough to be
     named, the two become one read in doubt, with their probabilities averaged; one named and
     the other barely read, the named one speaks for the card. Two sure reads of two ranks stay
@@ -201,6 +207,7 @@ def _combine_opposites(groups: list[_Index], paper: PaperRegions | None) -> list
     lying apart, turned half round to each other, are two cards. Returns the groups left.
     """
     paired: set[int] = set()
+    dropped: set[int] = set()
     # Agreeing corners first: a corner must not be spent on a disagreement with another card
     # before it meets its own card's other corner.
     for a, ga in enumerate(groups):
@@ -209,20 +216,23 @@ def _combine_opposites(groups: list[_Index], paper: PaperRegions | None) -> list
         for b, gb in enumerate(groups):
             same = gb.lead == ga.lead and _pairs(ga, gb) and _opposite(ga, gb)
             if b != a and b not in paired and same:
-                both = ga.probs * gb.probs
+                both = np.sqrt(ga.probs * gb.probs)
                 both /= max(float(both.sum()), 1e-12)
                 ga.probs = gb.probs = both
+                ga.p_index = gb.p_index = 1.0 - (1.0 - ga.p_index) * (1.0 - gb.p_index)
                 paired.update((a, b))
+                dropped.add(b)  # one card, one read
                 break
-    dropped: set[int] = set()
+    # A half-believed index whose other corner did not agree with it is no read.
+    weak = {i for i, g in enumerate(groups) if i not in paired and g.p_index < REPORT_INDEX}
     for a, ga in enumerate(groups):
-        if a in paired:
+        if a in paired or a in weak:
             continue
         differ = [
             b
             for b, gb in enumerate(groups)
             if b != a
-            and b not in paired
+            and b not in paired | weak
             and gb.lead != ga.lead
             and _opposite(ga, gb)
             and _related(ga, gb)

@@ -26,6 +26,13 @@ class PaperRegions:
         self._bgr = bgr
         self._labels: np.ndarray | None = None
 
+    @classmethod
+    def from_labels(cls, labels: np.ndarray) -> PaperRegions:
+        """Regions worked out before (``labels()`` of another instance), e.g. from a cache."""
+        out = cls(np.zeros((1, 1, 3), np.uint8))
+        out._labels = labels
+        return out
+
     def labels(self) -> np.ndarray:
         if self._labels is None:
             ink = ink_map(self._bgr)

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+import pytest
+
+from crib_pi.cards import Card
 from crib_pi.vision.classifier import Classifier
 from crib_pi.vision.recognizer import Recognizer
 from crib_pi.vision.synth.decks import Deck
@@ -35,3 +39,20 @@ def test_cached_scenes_are_read_as_the_recognizer_reads_them(
     assert named >= 20
     readable, missed, wrong = tool.score(out, Classifier(), verbose=False)
     assert 0 <= readable - missed <= named and wrong <= named
+
+
+def test_the_held_out_mix_is_the_held_out_benchmarks_scenes() -> None:
+    from crib_pi.vision.synth.drawn import drawn_decks
+
+    tool = load_script(TOOL)
+    bench = load_script(TOOL.parents[1] / "benchmarks" / "bench_held_out.py")
+    if not drawn_decks(np.random.default_rng(31), 1):
+        pytest.skip("no fonts for drawn decks (fonts-dejavu-core)")
+    mine = list(tool.scenes(1, 31, "held-out"))
+    deck = drawn_decks(np.random.default_rng(31), 1)[0]
+    theirs = bench.scenes([deck], 32, 6)
+    kinds = ["flat"] * 6 + ["table"] * 6
+    assert [kind for kind, _ in mine] == [kind for kind, *_ in theirs] == kinds
+    for (_, scene), (_, image, _, present) in zip(mine, theirs, strict=True):
+        np.testing.assert_array_equal(scene.image, image)
+        assert {Card.from_index(c) for c in scene.cards} == present

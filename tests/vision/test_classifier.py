@@ -15,11 +15,13 @@ from crib_pi.session.faces import plain_face
 from crib_pi.vision import decide
 from crib_pi.vision.candidates import candidates, front_end
 from crib_pi.vision.classifier import (
+    GREY_VOUCH_AT,
     SECOND_LOOK_AT,
     SECOND_NAME,
     UNSURE_BELOW,
     VOUCH_AT,
     WIDE_NAME,
+    WIDE_SAY_AT,
     Classifier,
     Scores,
     _load,
@@ -132,6 +134,53 @@ def test_a_whole_index_the_wide_network_vouches_for_is_judged_by_the_most_believ
     assert _card(*vouching)[0] == Card.parse("6H") and _card(*vouching)[1] >= decide.NAME_AT
     doubting = _three(first, second, _one(5, 2, 0.999, index=0.9))
     assert 1.0 - doubting[0][0, 13] == pytest.approx(0.6, abs=1e-5)  # the pair's average
+
+
+def test_the_grey_network_must_find_an_index_for_the_wide_network_to_vouch() -> None:
+    # An 8H whose upper loop is hidden by the card over it: the wide network vouches for a 6H,
+    # the pair half believes it, and the grey network sees no index there.
+    first, second = _one(5, 2, 0.99, index=0.4), _one(5, 2, 0.99, index=0.65)
+    wide = _one(5, 2, 0.999, index=0.999)
+    vouched = _three(first, second, wide, _one(5, 2, 0.7, index=GREY_VOUCH_AT + 0.05))
+    assert _card(*vouched)[1] >= decide.NAME_AT
+    doubted = _three(first, second, wide, _one(5, 2, 0.7, index=GREY_VOUCH_AT - 0.05))
+    assert 1.0 - doubted[0][0, 13] == pytest.approx(0.525, abs=1e-5)  # the pair's average
+    assert _card(*doubted)[1] < decide.NAME_AT
+
+
+def test_a_wide_network_that_sees_no_index_has_no_say_on_the_card() -> None:
+    # The first network reads 9H, the second QH; the wide look, which takes in the card
+    # around the patch, reads 9H too, but counts only if it finds an index there at all.
+    nine, queen, hearts = 8, 11, 2
+    first, second = _one(nine, hearts, 0.99), _one(queen, hearts, 0.9)
+    seeing = _three(first, second, _one(nine, hearts, 0.99, index=WIDE_SAY_AT + 0.05))
+    assert _card(*seeing)[0] == Card.parse("9H") and _card(*seeing)[1] >= decide.NAME_AT
+    blind = _three(first, second, _one(nine, hearts, 0.99, index=WIDE_SAY_AT - 0.05))
+    assert _card(*blind)[1] < 0.6  # the pair's average, asked about
+
+
+def _suited(one: Scores, suit: list[float]) -> Scores:
+    return Scores(one.rank, np.array([suit], np.float32), one.feat)
+
+
+def test_a_network_seeing_the_other_suit_of_the_colour_puts_the_suit_in_doubt() -> None:
+    # A 10C whose club, 8 px high, reads as a spade: the second network gives the club a
+    # quarter; the first and the wide network read a spade. Suits: clubs, diamonds, hearts, spades.
+    ten = 9
+    first = _suited(_one(ten, 3, 0.99), [0.004, 0.003, 0.003, 0.99])
+    wide = _suited(_one(ten, 3, 0.99), [0.01, 0.005, 0.005, 0.98])
+    clubs = _suited(_one(ten, 3, 0.99), [0.25, 0.025, 0.025, 0.7])
+    diamonds = _suited(_one(ten, 3, 0.99), [0.025, 0.25, 0.025, 0.7])
+    card, p = _card(*_three(first, diamonds, wide))  # a red suit's share: no doubt of a spade
+    assert card == Card.parse("10S") and p >= decide.NAME_AT
+    card, p = _card(*_three(first, clubs, wide))
+    assert card == Card.parse("10S") and p < decide.NAME_AT
+    grey = _suited(_one(ten, 3, 0.99), [0.5, 0.0, 0.0, 0.5])
+    assert _card(*_three(first, clubs, wide, grey))[1] < _card(*_three(first, clubs, wide))[1]
+    # a read the pair is sure of is not unsettled
+    sure = _suited(_one(ten, 3, 0.99), [0.2, 0.0, 0.0, 0.8])
+    assert _card(*_three(first, sure, wide))[1] >= decide.NAME_AT
+    assert _card(*_three(first, _suited(sure, [0.19, 0.0, 0.0, 0.81]), wide))[1] >= 0.9
 
 
 def test_a_missing_or_broken_model_is_a_clear_error(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from crib_pi.cards import Card
 from crib_pi.vision.classifier import Scores
@@ -64,14 +65,28 @@ def test_frames_on_one_index_are_one_read() -> None:
 
 
 def test_opposite_corners_that_agree_make_a_read() -> None:
-    # top-left index at (100, 100) reading down; bottom-right one turned half round
+    # top-left index at (100, 100) reading down; bottom-right one turned half round, each
+    # sure of its card but only 0.7 index-like: together they are surely an index
+    f = frames((100, 100, 0, 20), (170, 190, 180, 20))
+    half = ({"Q": 1.0}, {"S": 1.0}, 0.7)
+    rec = decide(f, scores(half, half))
+    assert [str(r.card) for r in rec.cards] == ["QS"] and rec.uncertain == ()
+    assert rec.cards[0].confidence == pytest.approx(1 - 0.3 * 0.3, abs=1e-4)
+    # the same two reads side by side, not as one card's corners, are not reported
+    rec = decide(frames((100, 100, 0, 20), (170, 100, 0, 20)), scores(half, half))
+    assert rec.cards == () and rec.uncertain == ()
+
+
+def test_opposite_corners_unsure_of_one_card_are_one_question_not_a_sure_read() -> None:
+    # Both corners lean to QS at 0.8: a font that misleads one corner misleads the other
+    # alike, so two such looks do not make the card sure.
     f = frames((100, 100, 0, 20), (170, 190, 180, 20))
     unsure = ({"Q": 0.8, "K": 0.2}, {"S": 1.0}, 0.99)
     rec = decide(f, scores(unsure, unsure))
-    assert [str(r.card) for r in rec.cards] == ["QS"] and rec.uncertain == ()
-    # the same two reads side by side, not as one card's corners, stay uncertain
-    rec = decide(frames((100, 100, 0, 20), (170, 100, 0, 20)), scores(unsure, unsure))
-    assert rec.cards == () and len(rec.uncertain) == 2
+    assert rec.cards == ()
+    (u,) = rec.uncertain
+    assert [str(c) for c in u.candidates] == ["QS", "KS"]
+    assert u.probabilities[0] == pytest.approx(0.8, abs=1e-4)
 
 
 def test_opposite_corners_that_disagree_are_one_uncertain_read() -> None:
