@@ -69,6 +69,10 @@ WIDE_SAY_AT = 0.3
 SUIT_DOUBT_AT = 0.2
 #: The other suit of each suit's colour, by suit number (clubs, diamonds, hearts, spades).
 _MATE = np.array([3, 2, 1, 0])
+#: The rank a leading rank may be mistaken for, by rank number (ace 0 .. king 12; -1: none):
+#: German decks print a jack as B, which a font no network saw can make an 8 or a D (queen),
+#: so a network giving the jack ``SUIT_DOUBT_AT`` where the lead is an 8 or a queen is heard.
+_LOOKS_LIKE_B = np.array([-1, -1, -1, -1, -1, -1, -1, 10, -1, -1, -1, 10, -1])
 #: The three networks vote on the card where the pair's read is below this: the probability
 #: ``decide`` names a card at (``decide.NAME_AT``; decide imports this module, not the reverse).
 UNSURE_BELOW = 0.9
@@ -203,19 +207,26 @@ def _three(
     suit[unsure] = _middle(*(s.suit[unsure] for s in (first, second, third)))
     wide_suit = np.where(sees[:, None], third.suit, np.nan)
     looks = [first.suit, second.suit, wide_suit]
-    doubted = _suit_doubt(suit, looks, looks + ([grey.suit] if grey is not None else []))
-    suit[loose] = doubted[loose]
+    heard = looks + ([grey.suit] if grey is not None else [])
+    suit[loose] = _doubt(suit, _MATE[suit.argmax(axis=1)], looks, heard)[loose]
+    looks = [_given_index(s.rank) for s in (first, second)]
+    looks.append(np.where(sees[:, None], _given_index(third.rank), np.nan))
+    heard = looks + ([_given_index(grey.rank)] if grey is not None else [])
+    ranks[loose] = _doubt(ranks, _LOOKS_LIKE_B[ranks.argmax(axis=1)], looks, heard)[loose]
     return np.concatenate([ranks * (1.0 - none)[:, None], none[:, None]], axis=1), suit
 
 
-def _suit_doubt(suit: np.ndarray, looks: list[np.ndarray], heard: list[np.ndarray]) -> np.ndarray:
-    """``suit`` where no network of ``looks`` gives the leading suit's colour-mate at least
-    ``SUIT_DOUBT_AT``; elsewhere the average of ``heard`` (rows of NaN: a network not heard)."""
-    rows = np.arange(len(suit))
-    mate = _MATE[suit.argmax(axis=1)]
+def _doubt(
+    probs: np.ndarray, rival: np.ndarray, looks: list[np.ndarray], heard: list[np.ndarray]
+) -> np.ndarray:
+    """``probs`` (a suit or a rank per row) where no network of ``looks`` gives the row's
+    ``rival`` (-1: none) at least ``SUIT_DOUBT_AT``; elsewhere the average of ``heard`` (rows
+    of NaN: a network not heard)."""
+    rows = np.arange(len(probs))
+    has = rival >= 0
     with np.errstate(invalid="ignore"):
-        doubt = np.any([look[rows, mate] >= SUIT_DOUBT_AT for look in looks], axis=0)
-    out = suit.copy()
+        doubt = has & np.any([look[rows, rival] >= SUIT_DOUBT_AT for look in looks], axis=0)
+    out = probs.copy()
     out[doubt] = np.nanmean(np.stack(heard), axis=0)[doubt]
     return out
 

@@ -183,6 +183,26 @@ def test_a_network_seeing_the_other_suit_of_the_colour_puts_the_suit_in_doubt() 
     assert _card(*_three(first, _suited(sure, [0.19, 0.0, 0.0, 0.81]), wide))[1] >= 0.9
 
 
+def _ranked(one: Scores, ranks: dict[int, float]) -> Scores:
+    r = np.zeros((1, 14), np.float32)
+    for k, v in ranks.items():
+        r[0, k] = v * 0.99
+    r[0, 13] = 0.01
+    return Scores(r, one.suit, one.feat)
+
+
+def test_a_network_seeing_a_jack_where_the_lead_is_an_8_puts_the_rank_in_doubt() -> None:
+    # A German jack prints B: in a font no network saw, the first network and the wide one
+    # read it as an 8, the second gives the jack a third.
+    eight, nine, jack, clubs = 7, 8, 10, 0
+    first = _ranked(_one(eight, clubs, 0.99), {eight: 0.99, jack: 0.01})
+    wide = _ranked(_one(eight, clubs, 0.99), {eight: 0.98, jack: 0.02})
+    card, p = _card(*_three(first, _ranked(first, {eight: 0.7, nine: 0.3}), wide))
+    assert card == Card.parse("8C") and p >= decide.NAME_AT  # a 9 is no B
+    card, p = _card(*_three(first, _ranked(first, {eight: 0.7, jack: 0.3}), wide))
+    assert card == Card.parse("8C") and p < decide.NAME_AT
+
+
 def test_a_missing_or_broken_model_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ModelError, match=r"missing.*nope\.onnx"):
         Classifier([tmp_path / "nope.onnx"])
