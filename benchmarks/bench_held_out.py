@@ -36,15 +36,12 @@ Scene = tuple[str, np.ndarray, set[Card], set[Card]]  # kind, image, readable, p
 
 def scenes(decks: list, seed: int, count: int) -> list[Scene]:  # type: ignore[type-arg]
     from crib_pi.vision.synth.labels import readable_cards
-    from crib_pi.vision.synth.scenes import HELD_OUT_KINDS, held_out_scene
+    from crib_pi.vision.synth.scenes import held_out_scenes
 
     out: list[Scene] = []
-    for kind in HELD_OUT_KINDS:
-        rng = np.random.default_rng(seed)
-        for i in range(count):
-            s = held_out_scene(rng, decks, kind, i)
-            readable = {Card.from_index(c) for c in readable_cards(s)}
-            out.append((kind, s.image, readable, {Card.from_index(c) for c in s.cards}))
+    for kind, s in held_out_scenes(seed, decks, count):
+        readable = {Card.from_index(c) for c in readable_cards(s)}
+        out.append((kind, s.image, readable, {Card.from_index(c) for c in s.cards}))
     return out
 
 

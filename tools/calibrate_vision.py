@@ -46,13 +46,7 @@ from crib_pi.vision.patches import PATCH, extract_wide
 from crib_pi.vision.reads import Recognition
 from crib_pi.vision.synth.decks import Deck, deck_names, load_deck, plain_deck
 from crib_pi.vision.synth.labels import readable_cards
-from crib_pi.vision.synth.scenes import (
-    HELD_OUT_KINDS,
-    LAYOUTS,
-    Scene,
-    held_out_scene,
-    product_scene,
-)
+from crib_pi.vision.synth.scenes import LAYOUTS, Scene, held_out_scenes, product_scene
 
 #: Patches are kept from this first-network index probability: well below ``SECOND_LOOK_AT``,
 #: so that a lower look threshold can be judged on the same cache.
@@ -84,10 +78,7 @@ def _held_out(count: int, seed: int) -> Iterator[tuple[str, Scene]]:
     if not decks:
         raise SystemExit("no fonts for drawn decks: set CRIB_PI_FONT_DIR")
     for k, deck in enumerate(decks):
-        for kind in HELD_OUT_KINDS:
-            rng = np.random.default_rng(seed + 1 + k)
-            for i in range(6):
-                yield kind, held_out_scene(rng, [deck], kind, i)
+        yield from held_out_scenes(seed + 1 + k, [deck], 6)
 
 
 def cache(count: int, seed: int, mix: str, out: Path, decks: list[Deck] | None = None) -> None:

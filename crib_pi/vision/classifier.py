@@ -23,7 +23,7 @@ index-like at all (a network that sees no index there has no say on which card i
 the pair is already sure of is never unsettled. Where the pair is not, the suit gets a last
 check: a black card's suit is told from the other black suit by its shape alone (a club at 8 px
 can pass for a spade), and a red one's from the other red suit, so where any of the three gives
-the same colour's other suit a real share (``SUIT_DOUBT_AT``), the suit is the average of all
+the same colour's other suit a real share (``DOUBT_AT``), the suit is the average of all
 the networks' readings (the grey one's too), and the card is asked about.
 
 A grey network (``index_net_grey.onnx``) sees the same few patches in luminance only, so it
@@ -65,13 +65,14 @@ VOUCH_AT = 0.95
 GREY_VOUCH_AT = 0.1
 #: The wide network has a say on which card a patch is only where it finds it this index-like.
 WIDE_SAY_AT = 0.3
-#: A network giving the other suit of the leading suit's colour this share puts the suit in doubt.
-SUIT_DOUBT_AT = 0.2
+#: A network giving a read's rival (its suit's colour-mate; the jack, for an 8 or a queen) this
+#: share puts the read in doubt.
+DOUBT_AT = 0.2
 #: The other suit of each suit's colour, by suit number (clubs, diamonds, hearts, spades).
 _MATE = np.array([3, 2, 1, 0])
 #: The rank a leading rank may be mistaken for, by rank number (ace 0 .. king 12; -1: none):
 #: German decks print a jack as B, which a font no network saw can make an 8 or a D (queen),
-#: so a network giving the jack ``SUIT_DOUBT_AT`` where the lead is an 8 or a queen is heard.
+#: so a network giving the jack ``DOUBT_AT`` where the lead is an 8 or a queen is heard.
 _LOOKS_LIKE_B = np.array([-1, -1, -1, -1, -1, -1, -1, 10, -1, -1, -1, 10, -1])
 #: The three networks vote on the card where the pair's read is below this: the probability
 #: ``decide`` names a card at (``decide.NAME_AT``; decide imports this module, not the reverse).
@@ -220,12 +221,12 @@ def _doubt(
     probs: np.ndarray, rival: np.ndarray, looks: list[np.ndarray], heard: list[np.ndarray]
 ) -> np.ndarray:
     """``probs`` (a suit or a rank per row) where no network of ``looks`` gives the row's
-    ``rival`` (-1: none) at least ``SUIT_DOUBT_AT``; elsewhere the average of ``heard`` (rows
+    ``rival`` (-1: none) at least ``DOUBT_AT``; elsewhere the average of ``heard`` (rows
     of NaN: a network not heard)."""
     rows = np.arange(len(probs))
     has = rival >= 0
     with np.errstate(invalid="ignore"):
-        doubt = has & np.any([look[rows, rival] >= SUIT_DOUBT_AT for look in looks], axis=0)
+        doubt = has & np.any([look[rows, rival] >= DOUBT_AT for look in looks], axis=0)
     out = probs.copy()
     out[doubt] = np.nanmean(np.stack(heard), axis=0)[doubt]
     return out

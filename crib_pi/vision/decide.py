@@ -232,7 +232,8 @@ def _combine_opposites(groups: list[_Index], paper: PaperRegions | None) -> list
             b
             for b, gb in enumerate(groups)
             if b != a
-            and b not in paired | weak
+            and b not in paired
+            and b not in weak
             and gb.lead != ga.lead
             and _opposite(ga, gb)
             and _related(ga, gb)

@@ -6,6 +6,7 @@ Light, shadow, glare, blur, noise and JPEG are added after the cards are laid.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import cv2
@@ -175,6 +176,15 @@ def held_out_scene(rng: Rng, decks: list[Deck], kind: str, i: int) -> Scene:
         layout=LAYOUTS[i % len(LAYOUTS)], tilt=0.05, degrade=0.5, clutter_count=(0, 2),
         on_mat=i % 2 == 1,
     )  # fmt: skip
+
+
+def held_out_scenes(seed: int, decks: list[Deck], count: int) -> Iterator[tuple[str, Scene]]:
+    """``count`` held-out scenes of each kind, each kind drawn from its own generator on
+    ``seed`` (``bench_held_out.py``'s scenes and the calibration caches of them)."""
+    for kind in HELD_OUT_KINDS:
+        rng = np.random.default_rng(seed)
+        for i in range(count):
+            yield kind, held_out_scene(rng, decks, kind, i)
 
 
 def _tilt(rng: Rng, w: int, h: int, amount: float) -> np.ndarray:
