@@ -175,7 +175,10 @@ def main() -> None:
     else:
         classifier = Classifier(a.model)
         for path in a.caches:
-            score(path, classifier, a.verbose)
+            try:
+                score(path, classifier, a.verbose)
+            except (OSError, pickle.UnpicklingError, EOFError, KeyError) as exc:
+                p.error(f"{path}: not a cache of this tool ({exc})")
 
 
 if __name__ == "__main__":
