@@ -26,6 +26,7 @@ from crib_pi.session.lesson import ROW_SUITS, DeckLesson, learnt_deck_path, refu
 from crib_pi.session.lesson_film import film_lesson, lesson_presses
 from crib_pi.session.lesson_row import RowReading, read_row
 from crib_pi.session.locate import MatLocator
+from crib_pi.vision.profile import Look
 from crib_pi.vision.recognizer import Recognizer
 
 SUIT_ROWS = [[Card(r, s) for r in range(1, 14)] for s in ROW_SUITS]
@@ -111,6 +112,12 @@ def test_wrong_and_swapped_rows_are_refused_then_the_deck_is_learnt(
     ok = profile.counts > 0
     sims = profile.prototypes[ok] @ profile.prototypes[ok].T
     assert (np.argmax(sims, axis=1) == np.arange(int(ok.sum()))).all()
+    # ...and of its own signature: what the networks made of each card sets it apart
+    sigs = profile.signatures[ok]
+    assert np.isfinite(sigs).all()
+    dist = np.linalg.norm(sigs[:, None, :] - sigs[None, :, :], axis=2)
+    np.fill_diagonal(dist, np.inf)
+    assert dist.min() > 0
 
 
 def test_a_row_read_alone_names_the_wrong_card(film: Path, recognizer: Recognizer) -> None:
@@ -189,8 +196,8 @@ def test_go_keeps_a_row_whose_card_reads_as_the_other_suit_of_its_colour_without
     ten = Card(10, "S")
 
     def reading(*wrong: tuple[Card, Card]) -> RowReading:
-        feats = {c: [np.ones(96, np.float32)] for c in lesson.expected}
-        return RowReading(lesson.expected, feats=feats, wrong=wrong)
+        looks = {c: [Look(np.ones(96, np.float32), None)] for c in lesson.expected}
+        return RowReading(lesson.expected, looks=looks, wrong=wrong)
 
     lesson.last = reading((ten, Card(10, "C")))
     assert "or Go to keep it without them" in refusal(lesson.last)

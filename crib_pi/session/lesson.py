@@ -28,7 +28,7 @@ from crib_pi.session.lesson_row import RowReading, read_row
 from crib_pi.session.locate import MatLocator
 from crib_pi.snapshot import BoardSnapshot
 from crib_pi.vision.classifier import Classifier
-from crib_pi.vision.profile import DeckProfile, build_profile
+from crib_pi.vision.profile import DeckProfile, Look, build_profile
 
 #: The order the rows are asked for, and each suit's name on the screen.
 ROW_SUITS = ("S", "H", "C", "D")
@@ -66,7 +66,7 @@ class DeckLesson:
         self.locator = MatLocator(self.mat)
         self.name = name
         self.row = 0
-        self.learnt: list[dict[Card, list[npt.NDArray[np.float32]]]] = []
+        self.learnt: list[dict[Card, list[Look]]] = []
         self.kept: deque[tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]] = deque(maxlen=KEEP)
         self.last: RowReading | None = None
         self.message = ""
@@ -109,8 +109,8 @@ class DeckLesson:
         if best.ok:  # every sound frame's looks at each card go into the profile
             for other in readings:
                 if other is not best and not (other.wrong or other.swapped):
-                    for card, feats in other.feats.items():
-                        best.feats.setdefault(card, []).extend(feats)
+                    for card, looks in other.looks.items():
+                        best.looks.setdefault(card, []).extend(looks)
             return self._accept(best)
         self.refusals += 1
         self.message = refusal(best)
@@ -126,7 +126,7 @@ class DeckLesson:
         if last.expected != self.expected:
             return False
         for expected, _read in last.wrong:
-            last.feats.pop(expected, None)
+            last.looks.pop(expected, None)
         return self._accept(last)
 
     def _repeated(self, reading: RowReading) -> str | None:
@@ -139,8 +139,8 @@ class DeckLesson:
         """
         for suit, row in zip(ROW_SUITS, self.learnt, strict=False):
             sims = [
-                float(_unit(np.mean(fs, axis=0)) @ _unit(np.mean(row[other], axis=0)))
-                for card, fs in reading.feats.items()
+                float(_unit(_mean_feat(looks)) @ _unit(_mean_feat(row[other])))
+                for card, looks in reading.looks.items()
                 if (other := Card(card.rank, suit)) in row
             ]
             if len(sims) >= 3 and float(np.median(sims)) >= REPEAT_SIM:
@@ -156,8 +156,8 @@ class DeckLesson:
         self.last = None
 
     def _accept(self, reading: RowReading) -> bool:
-        self.learnt.append(reading.feats)
-        found = len(reading.feats)
+        self.learnt.append(reading.looks)
+        found = len(reading.looks)
         self.message = _("{suit} learnt: {found} of 13 cards").format(
             suit=suit_name(ROW_SUITS[self.row]), found=found
         )
@@ -172,12 +172,13 @@ class DeckLesson:
         """The profile of every card learnt (only once all four rows are in)."""
         if not self.done:
             raise ValueError("the lesson is not finished")
-        feats, labels = [], []
+        looks: list[Look] = []
+        labels: list[int] = []
         for row in self.learnt:
-            for card, fs in row.items():
-                feats += fs
-                labels += [card.index] * len(fs)
-        return build_profile(self.name, feats, labels)
+            for card, seen in row.items():
+                looks += seen
+                labels += [card.index] * len(seen)
+        return build_profile(self.name, looks, labels)
 
     def prompt(self) -> str:
         if self.done:
@@ -191,6 +192,10 @@ class DeckLesson:
         """What the screen shows: an empty board with the lesson's prompt and its last word."""
         snap = Game(GameOptions(players=self.mat.players)).snapshot()
         return dataclasses.replace(snap, prompt=self.prompt(), last_text=self.message)
+
+
+def _mean_feat(looks: list[Look]) -> npt.NDArray[np.float32]:
+    return np.asarray(np.mean([look.feat for look in looks], axis=0), np.float32)
 
 
 def _unit(v: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:

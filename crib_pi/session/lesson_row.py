@@ -26,6 +26,7 @@ from crib_pi.cards import Card
 from crib_pi.mat import HEIGHT, PX_PER_MM, WIDTH
 from crib_pi.vision.candidates import candidates
 from crib_pi.vision.classifier import Classifier
+from crib_pi.vision.profile import Look
 
 #: A candidate this index-like anchors the row.
 ANCHOR_INDEX = 0.5
@@ -55,10 +56,10 @@ MAX_KEPT_WRONG = 3
 
 @dataclass
 class RowReading:
-    """The row as read: each expected card's embeddings, and what is wrong with it."""
+    """The row as read: the networks' looks at each expected card, and what is wrong with it."""
 
     expected: tuple[Card, ...]
-    feats: dict[Card, list[npt.NDArray[np.float32]]] = field(default_factory=dict)
+    looks: dict[Card, list[Look]] = field(default_factory=dict)
     missing: tuple[Card, ...] = ()
     wrong: tuple[tuple[Card, Card], ...] = ()  # (expected here, what was read)
     swapped: tuple[tuple[Card, Card], ...] = ()
@@ -126,17 +127,18 @@ def read_row(
         [float(np.mean(mat[g, 0])) for g in groups], len(expected), groups, probs, p_index
     )
     best = [g[int(np.argmax(p_index[g]))] for g in groups]
+    sigs = classifier.signature(patches[best])
     said: dict[int, Card] = {}  # slot -> the card the camera reads surely there
-    for slot, k in zip(slots, best, strict=True):
+    for slot, k, sig in zip(slots, best, sigs, strict=True):
         if slot is None:
             continue
         card = expected[slot]
-        out.feats.setdefault(card, []).append(scores.feat[k])
+        out.looks.setdefault(card, []).append(Look(scores.feat[k], sig))
         out.where[card] = float(mat[k, 0])
         top = int(np.argmax(probs[k]))
         if p_index[k] >= ANCHOR_INDEX and probs[k, top] * p_index[k] >= SURE:
             said[slot] = Card.from_index(top)
-    out.missing = tuple(c for c in expected if c not in out.feats)
+    out.missing = tuple(c for c in expected if c not in out.looks)
     suit = expected[0].suit
     sure_suits = [c.suit == suit for c in said.values()]
     known = bool(sure_suits) and float(np.mean(sure_suits)) >= SUIT_KNOWN

@@ -34,6 +34,10 @@ for an index cut by the edge of a card lying over it (an 8 whose upper loop is h
 names the suit; in a colour frame, where brown-black ink on warm card can pass for red, a
 rank or suit it gives less than ``GREY_DOUBT_BELOW`` is averaged with its own reading, so the
 card is asked about rather than named.
+
+Each looked-at patch also gets a signature (``Scores.sig``): what the first, second and grey
+networks made of it, as log-probabilities. A deck profile keeps each card's signature from the
+lesson, since a deck the networks never saw is misread in its own, repeatable way.
 """
 
 from __future__ import annotations
@@ -77,6 +81,10 @@ _LOOKS_LIKE_B = np.array([-1, -1, -1, -1, -1, -1, -1, 10, -1, -1, -1, 10, -1])
 #: The three networks vote on the card where the pair's read is below this: the probability
 #: ``decide`` names a card at (``decide.NAME_AT``; decide imports this module, not the reverse).
 UNSURE_BELOW = 0.9
+#: A signature's values a network (13 ranks, 4 suits, index-likeness), and the smallest
+#: probability it tells apart (log-probabilities below it are all alike: noise).
+SIG_SIZE = 18
+SIG_FLOOR = 1e-4
 #: Patches per forward pass; bounds memory on a Pi.
 BATCH = 256
 
@@ -89,6 +97,7 @@ class Scores:
     suit: np.ndarray  # (n, 4)
     feat: np.ndarray  # (n, k)
     cards: np.ndarray | None = None  # (n, 52) replaces rank x suit when a profile is used
+    sig: np.ndarray | None = None  # (n, k) signatures (``signature``); NaN rows: not looked at
 
     def card_probs(self) -> np.ndarray:
         """(n, 52) probability of each card given that the patch is an index."""
@@ -155,6 +164,16 @@ class Classifier:
             return first
         return self.second_look(first, patches, wide, colourless)
 
+    def signature(self, patches: np.ndarray) -> np.ndarray:
+        """(n, k) signatures of (n, P, P, 3) patches, the same as ``score`` gives the rows it
+        looks at twice (a deck lesson takes them for every card it learns)."""
+        nets = [_score(self._nets[0], patches)]
+        if len(self._nets) >= 2:
+            nets.append(_score(self._nets[1], patches))
+        if self._grey is not None:
+            nets.append(_score(self._grey, grey_patches(patches)))
+        return signature(nets)
+
     def second_look(
         self,
         first: Scores,
@@ -173,8 +192,10 @@ class Classifier:
         grey = None
         if self._grey is not None and look.size:
             grey = _score(self._grey, grey_patches(patches[look]))
+        heard = [first_at]
         if len(self._nets) >= 2:
             second = _score(self._nets[1], patches[look])
+            heard.append(second)
             if len(self._nets) == 3 and wide is not None and look.size:
                 third = _score(self._nets[2], patches[look], wide(look))
                 rank[look], suit[look] = _three(first_at, second, third, grey)
@@ -183,7 +204,24 @@ class Classifier:
                 suit[look] = (first_at.suit + second.suit) / 2
         if grey is not None:
             rank[look], suit[look] = _grey_say(rank[look], suit[look], grey, colourless)
-        return Scores(rank, suit, first.feat)
+            heard.append(grey)
+        sig = np.full((len(patches), SIG_SIZE * len(heard)), np.nan, np.float32)
+        sig[look] = signature(heard)
+        return Scores(rank, suit, first.feat, sig=sig)
+
+
+def signature(nets: Sequence[Scores]) -> np.ndarray:
+    """Each network's log-probabilities of the ranks (given an index) and of the suits, and
+    its log-odds of an index, side by side (``SIG_SIZE`` values a network)."""
+    parts = []
+    for s in nets:
+        index = np.clip(1.0 - s.rank[:, 13:14], SIG_FLOOR, 1.0 - SIG_FLOOR)
+        parts += [
+            np.log(np.clip(_given_index(s.rank), SIG_FLOOR, 1.0)),
+            np.log(np.clip(s.suit, SIG_FLOOR, 1.0)),
+            np.log(index / (1.0 - index)),
+        ]
+    return np.concatenate(parts, axis=1).astype(np.float32)
 
 
 def _three(

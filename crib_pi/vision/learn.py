@@ -9,7 +9,7 @@ import numpy as np
 from crib_pi.cards import SUITS, Card
 from crib_pi.vision.candidates import candidates
 from crib_pi.vision.classifier import Classifier
-from crib_pi.vision.profile import DeckProfile, build_profile
+from crib_pi.vision.profile import DeckProfile, Look, build_profile
 
 #: The default shoot: one photo per suit, all thirteen cards face up with their indices showing.
 GUIDE = tuple(
@@ -34,8 +34,8 @@ class ShotReport:
 def learn(
     name: str, images: list[np.ndarray], expected: list[tuple[Card, ...]], clf: Classifier
 ) -> tuple[DeckProfile, list[ShotReport]]:
-    """Embeddings of each expected card's indices, checked against what each photo should hold."""
-    feats: list[np.ndarray] = []
+    """Looks at each expected card's indices, checked against what each photo should hold."""
+    looks: list[Look] = []
     labels: list[int] = []
     reports = []
     for img, exp in zip(images, expected, strict=True):
@@ -48,10 +48,11 @@ def learn(
         for i in np.flatnonzero(s.index_prob() >= MIN_INDEX):
             j = int(np.argmax(share[i]))
             if share[i, j] >= MIN_SHARE:
-                feats.append(s.feat[i])
+                sig = None if s.sig is None else s.sig[i]
+                looks.append(Look(s.feat[i], sig))
                 labels.append(int(allowed[j]))
                 found.add(exp[j])
         reports.append(
             ShotReport(tuple(c for c in exp if c in found), tuple(c for c in exp if c not in found))
         )
-    return build_profile(name, feats, labels), reports
+    return build_profile(name, looks, labels), reports

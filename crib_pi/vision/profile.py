@@ -1,10 +1,12 @@
 """Deck profiles: what a user's own deck looks like to the classifier.
 
 ``crib-pi learn-deck`` photographs the deck with known cards and keeps, for each card, the mean
-embedding of its index patches. Recognition with a profile mixes the classifier's own card
-probabilities with a nearest-prototype vote, so an unusual font or suit shape that the shipped
-model half-knows becomes a confident read. The profile is an ``.npz`` file tied to the model
-it was made with.
+signature of its index patches (``classifier.signature``: what each network made of it) and
+the mean embedding (which tells a row laid twice). A deck the networks never saw is misread in
+its own, repeatable way: its jack half read as a queen, its nine a little like a two. Where the
+networks lead with a card and the patch's signature is nearest that card's learnt one, by a
+clear margin, the read is that card; a patch that close to it is also that card's index. The
+profile is an ``.npz`` file tied to the model it was made with.
 """
 
 from __future__ import annotations
@@ -20,18 +22,25 @@ from crib_pi.i18n import _
 from crib_pi.vision.classifier import Scores, model_path
 from crib_pi.vision.errors import DeckProfileError
 
-#: Softmax temperature of the prototype vote (cosine similarities).
-TEMPERATURE = 0.05
-#: Weight of the prototype vote against the classifier (geometric mix).
-PROFILE_WEIGHT = 0.5
-#: A patch whose embedding is this close (cosine) to a learnt card's, and which the network
-#: reads as that same card, is taken as an index: index-likeness rises from the classifier's
-#: own at ``INDEX_SIM[0]`` to certain at ``INDEX_SIM[1]``. A deck the network never saw
-#: prints indices it may not find index-like at all; the profile's own cards are what they
-#: look like. (Table scenes of decks no network saw: their indices lie at 0.91 to 0.98 of
-#: their card, most other patches below 0.88; 0.88 to 0.94 lifted a court's picture read as
-#: KS at 0.943, and an 8D read 3D by the network and 8D by the vote, into two wrong cards.)
-INDEX_SIM = (0.92, 0.97)
+#: A read is the profile's card when the patch's signature is nearest that card's, at least
+#: this much nearer (root mean square, in log-probability) than any other card's, and the
+#: networks lead with the same card. Its probability is then raised to ``SURE``.
+MARGIN = 0.5
+SURE = 0.97
+#: A patch whose signature lies this close to the card's is an index: its index-likeness is
+#: raised to ``INDEX``. (Chosen on decks drawn from seeds 41 to 151, which no benchmark
+#: reports: 0.3 to 0.8 and 2.0 to 3.0 gave the same reads, none wrong; 1.5 lifted fewer.)
+CLOSE = 2.0
+INDEX = 0.95
+
+
+@dataclass(frozen=True)
+class Look:
+    """What the networks made of one index patch: embedding and signature (None with a
+    single network, which gives no signature)."""
+
+    feat: np.ndarray
+    sig: np.ndarray | None
 
 
 def model_digest(path: Path | None = None) -> str:
@@ -41,55 +50,51 @@ def model_digest(path: Path | None = None) -> str:
 
 @dataclass(frozen=True)
 class DeckProfile:
-    """Per-card mean embeddings (52, k), unit length; rows of cards never seen are zero."""
+    """Per-card mean embeddings (52, k), unit length, and mean signatures (52, m); rows of
+    cards never seen are zero (embeddings) and NaN (signatures)."""
 
     name: str
     prototypes: np.ndarray
     counts: np.ndarray  # (52,) patches behind each prototype
     model: str
+    signatures: np.ndarray
 
     def adjust(self, scores: Scores) -> Scores:
-        """Scores whose card probabilities include the prototype vote."""
-        if len(scores.feat) == 0:
+        """Scores with the reads the profile vouches for made sure (``MARGIN``, ``CLOSE``)."""
+        known = np.flatnonzero(~np.isnan(self.signatures).any(axis=1))
+        if scores.sig is None or known.size < 2 or scores.sig.shape[1] != self.signatures.shape[1]:
             return scores
-        feat = scores.feat / np.maximum(np.linalg.norm(scores.feat, axis=1, keepdims=True), 1e-9)
-        known = self.counts > 0
-        sim = feat @ self.prototypes.T
-        logits = np.where(known[None, :], sim / TEMPERATURE, -np.inf)
-        logits -= logits.max(axis=1, keepdims=True)
-        vote = np.exp(logits)
-        vote /= vote.sum(axis=1, keepdims=True)
-        base = scores.card_probs()
-        # cards the profile never saw keep the classifier's word
-        vote = np.where(known[None, :], vote, base)
-        # an undecided vote (two learnt cards alike) moves the read little: its weight is the
-        # lead of its first card over its second
-        top2 = np.sort(vote, axis=1)[:, -2:]
-        weight = (PROFILE_WEIGHT * (top2[:, 1] - top2[:, 0]))[:, None]
-        mixed = base ** (1 - weight) * vote**weight
-        mixed /= np.maximum(mixed.sum(axis=1, keepdims=True), 1e-12)
-        agree = np.argmax(np.where(known[None, :], sim, -np.inf), axis=1) == base.argmax(axis=1)
-        return replace(scores, cards=mixed, rank=self._lifted(scores.rank, sim, known, agree))
-
-    def _lifted(
-        self, rank: np.ndarray, sim: np.ndarray, known: np.ndarray, agree: np.ndarray
-    ) -> np.ndarray:
-        """``rank`` (n, 14) with the not-an-index column lowered for patches like a learnt card
-        that the network reads as that card (``agree``)."""
-        if not known.any():
-            return rank
-        close = sim[:, known].max(axis=1)
-        lo, hi = INDEX_SIM
-        lift = np.where(agree, np.clip((close - lo) / (hi - lo), 0.0, 1.0), 0.0)
-        p_index = np.maximum(1.0 - rank[:, 13], lift)
-        ranks = rank[:, :13] / np.maximum(rank[:, :13].sum(axis=1, keepdims=True), 1e-9)
-        out = np.concatenate([ranks * p_index[:, None], (1.0 - p_index)[:, None]], axis=1)
-        return np.asarray(out, rank.dtype)
+        rows = np.flatnonzero(~np.isnan(scores.sig).any(axis=1))
+        if rows.size == 0:
+            return scores
+        diff = scores.sig[rows, None, :] - self.signatures[None, known, :]
+        dist = np.sqrt(np.mean(diff**2, axis=2))
+        order = np.argsort(dist, axis=1)[:, :2]
+        nearest, second = np.take_along_axis(dist, order, axis=1).T
+        cards = scores.card_probs().copy()
+        rank = scores.rank.copy()
+        lead = cards[rows].argmax(axis=1)
+        vouched = (known[order[:, 0]] == lead) & (second - nearest >= MARGIN)
+        for r, card in zip(rows[vouched], lead[vouched], strict=True):
+            if cards[r, card] < SURE:
+                rest = 1.0 - cards[r, card]
+                cards[r] *= (1.0 - SURE) / max(rest, 1e-9)
+                cards[r, card] = SURE
+        for r in rows[vouched & (nearest <= CLOSE)]:
+            if 1.0 - rank[r, 13] < INDEX:
+                rank[r, :13] *= INDEX / max(1.0 - rank[r, 13], 1e-9)
+                rank[r, 13] = 1.0 - INDEX
+        return replace(scores, cards=cards, rank=rank)
 
     def save(self, path: Path) -> None:
         with path.open("wb") as fh:
             np.savez_compressed(
-                fh, name=self.name, prototypes=self.prototypes, counts=self.counts, model=self.model
+                fh,
+                name=self.name,
+                prototypes=self.prototypes,
+                counts=self.counts,
+                model=self.model,
+                signatures=self.signatures,
             )
 
     @staticmethod
@@ -99,8 +104,13 @@ class DeckProfile:
             raise DeckProfileError(_("no such deck profile: {path}").format(path=path))
         try:
             with np.load(path) as d:
+                sigs = d["signatures"].astype(np.float32) if "signatures" in d.files else None
                 prof = DeckProfile(
-                    str(d["name"]), d["prototypes"].astype(np.float32), d["counts"], str(d["model"])
+                    str(d["name"]),
+                    d["prototypes"].astype(np.float32),
+                    d["counts"],
+                    str(d["model"]),
+                    np.zeros((52, 0), np.float32) if sigs is None else sigs,
                 )
         except (ValueError, KeyError, zipfile.BadZipFile) as exc:  # some other file, or cut short
             raise DeckProfileError(
@@ -110,7 +120,17 @@ class DeckProfile:
             raise DeckProfileError(
                 _("cannot read deck profile {path}: {exc}").format(path=path, exc=exc)
             ) from exc
-        if prof.prototypes.shape[0] != 52 or prof.counts.shape != (52,):
+        if sigs is None:  # profiles from before signatures: they would change no read
+            raise DeckProfileError(
+                _(
+                    "deck profile {path} was made by an older crib-pi; run crib-pi learn-deck again"
+                ).format(path=path)
+            )
+        if (
+            prof.prototypes.shape[0] != 52
+            or prof.counts.shape != (52,)
+            or prof.signatures.shape[0] != 52
+        ):
             raise DeckProfileError(
                 _("deck profile {path} is not a 52-card profile").format(path=path)
             )
@@ -123,14 +143,22 @@ class DeckProfile:
         return prof
 
 
-def build_profile(name: str, feats: list[np.ndarray], cards: list[int]) -> DeckProfile:
-    """A profile from index embeddings and the card each one shows."""
-    k = feats[0].shape[0] if feats else 96
+def build_profile(name: str, looks: list[Look], cards: list[int]) -> DeckProfile:
+    """A profile from the looks at index patches and the card each one shows."""
+    k = looks[0].feat.shape[0] if looks else 96
+    m = next((len(look.sig) for look in looks if look.sig is not None), 0)
     sums = np.zeros((52, k), np.float64)
+    sigs = np.zeros((52, m), np.float64)
     counts = np.zeros(52, np.int64)
-    for f, c in zip(feats, cards, strict=True):
-        sums[c] += f / max(float(np.linalg.norm(f)), 1e-9)
+    heard = np.zeros(52, np.int64)
+    for look, c in zip(looks, cards, strict=True):
+        sums[c] += look.feat / max(float(np.linalg.norm(look.feat)), 1e-9)
         counts[c] += 1
+        if look.sig is not None:
+            sigs[c] += look.sig
+            heard[c] += 1
     norms = np.maximum(np.linalg.norm(sums, axis=1, keepdims=True), 1e-9)
     protos = np.where(counts[:, None] > 0, sums / norms, 0.0).astype(np.float32)
-    return DeckProfile(name, protos, counts, model_digest())
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = np.where(heard[:, None] > 0, sigs / heard[:, None], np.nan).astype(np.float32)
+    return DeckProfile(name, protos, counts, model_digest(), means)
