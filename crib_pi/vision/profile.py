@@ -6,7 +6,7 @@ the mean embedding (which tells a row laid twice). A deck the networks never saw
 its own, repeatable way: its jack half read as a queen, its nine a little like a two. Where the
 networks lead with a card and the patch's signature is nearest that card's learnt one, by a
 clear margin, the read is that card; a patch that close to it is also that card's index. The
-profile is an ``.npz`` file tied to the model it was made with.
+profile is an ``.npz`` file tied to the models it was made with.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from crib_pi.i18n import _
-from crib_pi.vision.classifier import Scores, model_path
+from crib_pi.vision.classifier import GREY_NAME, MODEL_NAME, SECOND_NAME, Scores, model_path
 from crib_pi.vision.errors import DeckProfileError
 
 #: A read is the profile's card when the patch's signature is nearest that card's, at least
@@ -43,9 +43,13 @@ class Look:
     sig: np.ndarray | None
 
 
-def model_digest(path: Path | None = None) -> str:
-    """Short hash of the model file a profile belongs to."""
-    return hashlib.sha256((path or model_path()).read_bytes()).hexdigest()[:16]
+def model_digest() -> str:
+    """Short hash of the model files a profile belongs to: the first network (embeddings) and
+    the three whose outputs make the signatures."""
+    digest = hashlib.sha256()
+    for name in (MODEL_NAME, SECOND_NAME, GREY_NAME):
+        digest.update(model_path(name).read_bytes())
+    return digest.hexdigest()[:16]
 
 
 @dataclass(frozen=True)
@@ -99,7 +103,7 @@ class DeckProfile:
 
     @staticmethod
     def load(path: Path) -> DeckProfile:
-        """Read a profile, checking that it was made with the shipped model."""
+        """Read a profile, checking that it was made with the shipped models."""
         if not path.is_file():
             raise DeckProfileError(_("no such deck profile: {path}").format(path=path))
         try:
