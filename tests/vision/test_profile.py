@@ -65,13 +65,24 @@ def test_an_undecided_or_distant_signature_changes_less() -> None:
     halfway = (sig_of(JS) + sig_of(QS)) / 2
     got = prof.adjust(scores(JS, 0.55, 0.6, halfway))
     assert got.card_probs()[0, JS] == pytest.approx(0.55)
-    # nearest JS by the margin but far from it: the card is sure, its index-likeness its own
+    # nearest JS by the margin but far from every learnt card: the profile lacks cards, and
+    # one it did not learn may look like that, so nothing changes either...
     far = sig_of(JS, CLOSE + 0.5)
     d = np.sqrt(np.mean((far[None] - prof.signatures[[JS, QS]]) ** 2, axis=1))
     assert d[1] - d[0] >= MARGIN and d[0] > CLOSE
     got = prof.adjust(scores(JS, 0.55, 0.6, far))
+    assert got.card_probs()[0, JS] == pytest.approx(0.55)
+    assert got.index_prob()[0] == pytest.approx(0.6)
+    # ...while a profile of all 52 cards names it, though not as an index so far off
+    whole = profile_of(*range(52))
+    got = whole.adjust(scores(JS, 0.55, 0.6, far))
     assert got.card_probs()[0, JS] == pytest.approx(SURE)
     assert got.index_prob()[0] == pytest.approx(0.6)
+    # within CLOSE: sure, and an index
+    near = sig_of(JS, CLOSE - 0.5)
+    got = prof.adjust(scores(JS, 0.55, 0.6, near))
+    assert got.card_probs()[0, JS] == pytest.approx(SURE)
+    assert got.index_prob()[0] == pytest.approx(INDEX)
 
 
 def test_patches_not_looked_at_and_single_network_scores_are_left_alone() -> None:
