@@ -1,8 +1,9 @@
 """Trial (issue 18, item 5): tune the networks on one deck's lesson instead of keeping a profile.
 
-A deck profile votes by nearest mean in the first network's embedding, and on decks no network
-saw that embedding separates look-alike indices (a German B jack and an 8) no better than the
-network does (docs/vision.md, "Learning a deck at the table, measured"). This trial tunes the
+A deck profile only confirms the networks' lead (by each card's learnt signature, seventh
+round; at first by nearest mean in the first network's embedding, which separated look-alike
+indices no better than the network did: docs/vision.md, "Learning a deck at the table,
+measured"), so a card the networks misread stays unread. This trial tunes the
 networks themselves: the guided lesson is filmed and played through as in
 ``benchmarks/bench_learn_deck.py``, the index patch behind every card it learns is kept, and
 the first and second networks are tuned on those patches (turned, scaled, shifted, blurred and
@@ -58,10 +59,10 @@ def lesson_patches(deck: Any, seed: int) -> tuple[np.ndarray, np.ndarray, DeckLe
     teach_filmed(lesson, rows, lambda c: deck.faces[c.index], seed=seed, zoom=0.85)
     xs, ys = [], []
     for row in lesson.learnt:
-        for card, feats in row.items():
-            for feat in feats:
+        for card, looks in row.items():
+            for look in looks:
                 for patches, embedded in seen:
-                    hit = np.flatnonzero(np.all(np.isclose(embedded, feat), axis=1))
+                    hit = np.flatnonzero(np.all(np.isclose(embedded, look.feat), axis=1))
                     if hit.size:
                         xs.append(patches[hit[0]])
                         ys.append(card.index)
