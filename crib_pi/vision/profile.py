@@ -4,8 +4,8 @@
 signature of its index patches (``classifier.signature``: what each network made of it) and
 the mean embedding (which tells a row laid twice). A deck the networks never saw is misread in
 its own, repeatable way: its jack half read as a queen, its nine a little like a two. Where the
-networks lead with a card and the patch's signature is nearest that card's learnt one, by a
-clear margin and close to it, the read is that card, and the patch that card's index. The
+networks lead with a card and the patch's signature is nearest that card's learnt one by a
+clear margin, the read is that card; close to it, the patch is also that card's index. The
 profile is an ``.npz`` file tied to the models it was made with.
 """
 
