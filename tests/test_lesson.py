@@ -22,11 +22,17 @@ from crib_pi.devices import make_devices
 from crib_pi.devices.cameras import CameraFrame
 from crib_pi.devices.clock import FakeClock
 from crib_pi.session.faces import plain_face
-from crib_pi.session.lesson import ROW_SUITS, DeckLesson, learnt_deck_path, refusal
+from crib_pi.session.lesson import (
+    ROW_SUITS,
+    DeckLesson,
+    learnt_deck_path,
+    refusal,
+    unlearnt_note,
+)
 from crib_pi.session.lesson_film import film_lesson, lesson_presses
 from crib_pi.session.lesson_row import RowReading, read_row
 from crib_pi.session.locate import MatLocator
-from crib_pi.vision.profile import Look
+from crib_pi.vision.profile import DeckProfile, Look, build_profile
 from crib_pi.vision.recognizer import Recognizer
 
 SUIT_ROWS = [[Card(r, s) for r in range(1, 14)] for s in ROW_SUITS]
@@ -151,6 +157,7 @@ def test_camera_command_saves_the_profile_the_table_then_reads_with(
     assert "7H where 7S goes" in out
     assert f"wrote {learnt_deck_path()}" in out
     assert learnt_deck_path().is_file()
+    assert (unlearnt_note(DeckProfile.load(learnt_deck_path())) or "wrote") in out
     problems: list[str] = []
     table = _recognizer(problems, "")  # session.deck = "": the learnt profile
     assert problems == []
@@ -210,3 +217,13 @@ def test_go_keeps_a_row_whose_card_reads_as_the_other_suit_of_its_colour_without
     # ...and so is a row with more than a few cards of another suit
     lesson.last = reading(*((Card(r, "H"), Card(r, "D")) for r in range(1, 6)))
     assert not lesson.keep_as_is() and lesson.row == 1
+
+
+def test_the_cards_a_lesson_could_not_learn_are_named() -> None:
+    eye = np.eye(96, dtype=np.float32)
+    looks = [Look(eye[i], np.zeros(54, np.float32)) for i in range(52)]
+    whole = build_profile("d", looks, list(range(52)))
+    assert unlearnt_note(whole) is None
+    lacking = build_profile("d", looks[:50], list(range(50)))  # the last two: QS, KS
+    note = unlearnt_note(lacking)
+    assert note is not None and note.startswith("2 of 52 cards not learnt (QS KS)")

@@ -151,7 +151,7 @@ def run_camera(args: argparse.Namespace) -> int:
     from crib_pi.config import load
     from crib_pi.devices import make_devices
     from crib_pi.i18n import _
-    from crib_pi.session.lesson import DeckLesson, learnt_deck_path
+    from crib_pi.session.lesson import DeckLesson, learnt_deck_path, unlearnt_note
     from crib_pi.vision.errors import DeckProfileError
     from crib_pi.vision.recognizer import Recognizer
 
@@ -178,8 +178,12 @@ def run_camera(args: argparse.Namespace) -> int:
     if not lesson.done:
         print(_("the lesson stopped before the fourth row: no profile written"))
         return 1
-    lesson.profile().save(path)
+    profile = lesson.profile()
+    profile.save(path)
     print(_("wrote {path}: the table reads this deck with it from now on").format(path=path))
+    note = unlearnt_note(profile)
+    if note:
+        print(note)
     used = Path(config.session.deck) if config.session.deck else learnt_deck_path()
     if path.resolve() != used.resolve():
         print(

@@ -202,6 +202,18 @@ def _unit(v: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     return np.asarray(v / max(float(np.linalg.norm(v)), 1e-9), np.float32)
 
 
+def unlearnt_note(profile: DeckProfile) -> str | None:
+    """What to tell the player about the cards a finished lesson could not learn, if any: a
+    profile that lacks cards vouches only for reads close to what it learnt."""
+    missing = [Card.from_index(i) for i, seen in enumerate(profile.counts) if seen == 0]
+    if not missing:
+        return None
+    return _(
+        "{count} of 52 cards not learnt ({cards}): the camera may ask about them more "
+        "often; run learn-deck again to learn them"
+    ).format(count=len(missing), cards=cards_text(tuple(missing)))
+
+
 def suit_name(suit: str) -> str:
     return pgettext("a row of one suit", SUIT_NAMES[suit])
 
