@@ -203,8 +203,8 @@ def _unit(v: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
 
 
 def unlearnt_note(profile: DeckProfile) -> str | None:
-    """What to tell the player about the cards a finished lesson could not learn, if any: a
-    profile that lacks cards vouches only for reads close to what it learnt."""
+    """What to tell the player about the cards a finished lesson could not learn, if any: the
+    profile cannot help the camera with them."""
     missing = [Card.from_index(i) for i, seen in enumerate(profile.counts) if seen == 0]
     if not missing:
         return None

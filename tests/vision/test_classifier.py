@@ -20,6 +20,7 @@ from crib_pi.vision.classifier import (
     SECOND_NAME,
     UNSURE_BELOW,
     VOUCH_AT,
+    WIDE_MATE_AT,
     WIDE_NAME,
     WIDE_SAY_AT,
     Classifier,
@@ -123,9 +124,12 @@ def test_a_card_two_of_the_three_networks_are_sure_of_wins_a_close_call() -> Non
         *_three(_one(nine, hearts, 0.99), _one(queen, diamonds, 0.9), _one(queen, hearts, 0.5))
     )
     assert p < decide.NAME_AT
-    # a read the pair is sure of is not unsettled by the wide network's doubt
-    sure = _three(_one(nine, hearts, 0.99), _one(nine, hearts, 0.98), _one(queen, diamonds, 0.99))
+    # a read the pair is sure of is not unsettled by the wide network's doubt of its rank (of
+    # its suit, it is: test_a_wide_network_sure_of_the_other_suit_of_the_colour_doubts_even...)
+    sure = _three(_one(nine, hearts, 0.99), _one(nine, hearts, 0.98), _one(queen, hearts, 0.99))
     assert _card(*sure)[0] == Card.parse("9H") and _card(*sure)[1] >= decide.NAME_AT
+    pair = (_one(nine, hearts, 0.99), _one(nine, hearts, 0.98))
+    assert _card(*_three(*pair, _one(queen, diamonds, 0.99)))[1] < decide.NAME_AT
 
 
 def test_a_whole_index_the_wide_network_vouches_for_is_judged_by_the_most_believing() -> None:
@@ -181,6 +185,26 @@ def test_a_network_seeing_the_other_suit_of_the_colour_puts_the_suit_in_doubt() 
     sure = _suited(_one(ten, 3, 0.99), [0.2, 0.0, 0.0, 0.8])
     assert _card(*_three(first, sure, wide))[1] >= decide.NAME_AT
     assert _card(*_three(first, _suited(sure, [0.19, 0.0, 0.0, 0.81]), wide))[1] >= 0.9
+
+
+def test_a_wide_network_sure_of_the_other_suit_of_the_colour_doubts_even_a_sure_read() -> None:
+    # A 10C in brown ink: the first and second networks, and the grey one, read a spade
+    # surely; the wide look, the card around it in view, reads a club though it finds no
+    # whole index there.
+    ten, spades = 9, 3
+    first = _suited(_one(ten, spades, 0.99), [0.01, 0.0, 0.0, 0.99])
+    second = _suited(_one(ten, spades, 0.99), [0.0, 0.0, 0.0, 1.0])
+    grey = _suited(_one(ten, spades, 0.99), [0.08, 0.0, 0.0, 0.92])
+    sure = _three(first, second, _suited(_one(ten, 0, 0.99, index=0.1), [0.0, 0.0, 0.0, 1.0]), grey)
+    assert _card(*sure)[0] == Card.parse("10S") and _card(*sure)[1] >= decide.NAME_AT
+    for club in (WIDE_MATE_AT, 0.98):
+        wide = _suited(_one(ten, 0, 0.99, index=0.1), [club, 0.0, 0.0, 1.0 - club])
+        card, p = _card(*_three(first, second, wide, grey))
+        assert card == Card.parse("10S") and p < decide.NAME_AT  # asked about
+    # a red suit's share, or a club under WIDE_MATE_AT, is no doubt of a spade
+    for suits in ([0.0, 0.98, 0.0, 0.02], [WIDE_MATE_AT - 0.05, 0.0, 0.0, 0.15]):
+        wide = _suited(_one(ten, 0, 0.99, index=0.1), suits)
+        assert _card(*_three(first, second, wide, grey))[1] >= decide.NAME_AT
 
 
 def _ranked(one: Scores, ranks: dict[int, float]) -> Scores:

@@ -1,4 +1,4 @@
-"""Deck profiles: signatures learnt from a lesson make a deck's own misreadings sure reads."""
+"""Deck profiles: signatures learnt from a lesson tell a deck's own indices."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from crib_pi.vision.candidates import front_end
 from crib_pi.vision.classifier import SECOND_LOOK_AT, SIG_SIZE, Classifier, Scores, model_path
 from crib_pi.vision.errors import DeckProfileError
 from crib_pi.vision.patches import extract_wide
-from crib_pi.vision.profile import CLOSE, INDEX, MARGIN, SURE, DeckProfile, Look, build_profile
+from crib_pi.vision.profile import CLOSE, INDEX, MARGIN, DeckProfile, Look, build_profile
 from tests.vision.test_classifier import three_cards_on_a_table
 
 JS, QS, KS = Card(11, "S").index, Card(12, "S").index, Card(13, "S").index
@@ -42,47 +42,35 @@ def scores(lead: int, share: float, p_index: float, sig: np.ndarray | None) -> S
     return Scores(rank, suit, np.zeros((1, 96), np.float32), sig=None if sig is None else sig[None])
 
 
-def test_a_read_the_profile_knows_is_made_sure_and_its_index_believed() -> None:
+def test_an_index_the_profile_knows_is_believed_and_its_card_left_to_the_networks() -> None:
     prof = profile_of(JS, QS, KS)
-    got = prof.adjust(scores(JS, 0.55, 0.6, sig_of(JS, 0.1)))
-    assert got.card_probs()[0].argmax() == JS
-    assert got.card_probs()[0, JS] == pytest.approx(SURE)
-    assert got.card_probs()[0].sum() == pytest.approx(1.0)
-    assert got.index_prob()[0] == pytest.approx(INDEX)
-
-
-def test_the_profile_never_names_a_card_the_networks_do_not_lead_with() -> None:
-    prof = profile_of(JS, QS, KS)
-    before = scores(QS, 0.55, 0.99, sig_of(JS))  # the networks say QS, the signature says JS
+    before = scores(JS, 0.97, 0.6, sig_of(JS, 0.1))
     got = prof.adjust(before)
-    np.testing.assert_allclose(got.card_probs(), before.card_probs())
+    assert got.index_prob()[0] == pytest.approx(INDEX)
+    np.testing.assert_allclose(got.card_probs(), before.card_probs(), atol=1e-6)
+    # an unsure card stays unsure: a sure card from the profile named 2 wrong in 2,240
+    unsure = prof.adjust(scores(JS, 0.55, 0.6, sig_of(JS, 0.1)))
+    assert unsure.card_probs()[0, JS] == pytest.approx(0.55)
+    assert unsure.index_prob()[0] == pytest.approx(INDEX)
+
+
+def test_the_profile_never_vouches_for_a_card_the_networks_do_not_lead_with() -> None:
+    prof = profile_of(JS, QS, KS)
+    before = scores(QS, 0.97, 0.6, sig_of(JS))  # the networks say QS, the signature says JS
+    got = prof.adjust(before)
     np.testing.assert_allclose(got.index_prob(), before.index_prob())
 
 
-def test_an_undecided_or_distant_signature_changes_less() -> None:
+def test_an_undecided_or_distant_signature_changes_nothing() -> None:
     prof = profile_of(JS, QS, KS)
-    # halfway between two learnt cards: no margin, nothing changes
-    halfway = (sig_of(JS) + sig_of(QS)) / 2
-    got = prof.adjust(scores(JS, 0.55, 0.6, halfway))
-    assert got.card_probs()[0, JS] == pytest.approx(0.55)
-    # nearest JS by the margin but far from every learnt card: the profile lacks cards, and
-    # one it did not learn may look like that, so nothing changes either...
-    far = sig_of(JS, CLOSE + 0.5)
+    halfway = (sig_of(JS) + sig_of(QS)) / 2  # no margin
+    assert prof.adjust(scores(JS, 0.97, 0.6, halfway)).index_prob()[0] == pytest.approx(0.6)
+    far = sig_of(JS, CLOSE + 0.5)  # nearest JS by the margin, but far from it
     d = np.sqrt(np.mean((far[None] - prof.signatures[[JS, QS]]) ** 2, axis=1))
     assert d[1] - d[0] >= MARGIN and d[0] > CLOSE
-    got = prof.adjust(scores(JS, 0.55, 0.6, far))
-    assert got.card_probs()[0, JS] == pytest.approx(0.55)
-    assert got.index_prob()[0] == pytest.approx(0.6)
-    # ...while a profile of all 52 cards names it, though not as an index so far off
-    whole = profile_of(*range(52))
-    got = whole.adjust(scores(JS, 0.55, 0.6, far))
-    assert got.card_probs()[0, JS] == pytest.approx(SURE)
-    assert got.index_prob()[0] == pytest.approx(0.6)
-    # within CLOSE: sure, and an index
+    assert prof.adjust(scores(JS, 0.97, 0.6, far)).index_prob()[0] == pytest.approx(0.6)
     near = sig_of(JS, CLOSE - 0.5)
-    got = prof.adjust(scores(JS, 0.55, 0.6, near))
-    assert got.card_probs()[0, JS] == pytest.approx(SURE)
-    assert got.index_prob()[0] == pytest.approx(INDEX)
+    assert prof.adjust(scores(JS, 0.97, 0.6, near)).index_prob()[0] == pytest.approx(INDEX)
 
 
 def test_patches_not_looked_at_and_single_network_scores_are_left_alone() -> None:
