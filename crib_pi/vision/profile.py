@@ -27,7 +27,7 @@ from crib_pi.vision.errors import DeckProfileError
 #: ``MARGIN`` nearer (root mean square, in log-probability) than any other card's and within
 #: ``CLOSE`` of it, is an index: its index-likeness is raised to ``INDEX`` (a deck the networks
 #: never saw prints indices they may not find index-like). The card's probability stays the
-#: networks': making it sure as well named 2 wrong cards in about 2,240 on decks drawn from
+#: networks': making it sure as well named 2 wrong cards in 2,207 on decks drawn from
 #: seeds 231 to 246 (a 7D's rank beside a 6S's spade read 7S; a German B jack read 8C, whose
 #: learnt signature lay nearer than the jack's). Margin and closeness chosen on decks drawn
 #: from seeds 41 to 177 that no benchmark reports.

@@ -48,7 +48,7 @@ def test_an_index_the_profile_knows_is_believed_and_its_card_left_to_the_network
     got = prof.adjust(before)
     assert got.index_prob()[0] == pytest.approx(INDEX)
     np.testing.assert_allclose(got.card_probs(), before.card_probs(), atol=1e-6)
-    # an unsure card stays unsure: a sure card from the profile named 2 wrong in 2,240
+    # an unsure card stays unsure: a sure card from the profile named 2 wrong in 2,207
     unsure = prof.adjust(scores(JS, 0.55, 0.6, sig_of(JS, 0.1)))
     assert unsure.card_probs()[0, JS] == pytest.approx(0.55)
     assert unsure.index_prob()[0] == pytest.approx(INDEX)
