@@ -262,23 +262,25 @@ def _three(
     ranks[loose] = _doubt(ranks, _LOOKS_LIKE_B[ranks.argmax(axis=1)], looks, heard)[loose]
     # The wide network sure of the colour-mate suit doubts any read's suit, even where it
     # finds no whole index: it sees the small suit with the card around it.
-    rows = np.arange(len(suit))
-    mate = third.suit[rows, _MATE[suit.argmax(axis=1)]] >= WIDE_MATE_AT
     every = [first.suit, second.suit, third.suit] + ([grey.suit] if grey is not None else [])
-    suit[mate] = np.mean(np.stack(every), axis=0)[mate]
+    suit = _doubt(suit, _MATE[suit.argmax(axis=1)], [third.suit], every, WIDE_MATE_AT)
     return np.concatenate([ranks * (1.0 - none)[:, None], none[:, None]], axis=1), suit
 
 
 def _doubt(
-    probs: np.ndarray, rival: np.ndarray, looks: list[np.ndarray], heard: list[np.ndarray]
+    probs: np.ndarray,
+    rival: np.ndarray,
+    looks: list[np.ndarray],
+    heard: list[np.ndarray],
+    at: float = DOUBT_AT,
 ) -> np.ndarray:
     """``probs`` (a suit or a rank per row) where no network of ``looks`` gives the row's
-    ``rival`` (-1: none) at least ``DOUBT_AT``; elsewhere the average of ``heard`` (rows
-    of NaN: a network not heard)."""
+    ``rival`` (-1: none) at least ``at``; elsewhere the average of ``heard`` (rows of NaN: a
+    network not heard)."""
     rows = np.arange(len(probs))
     has = rival >= 0
     with np.errstate(invalid="ignore"):
-        doubt = has & np.any([look[rows, rival] >= DOUBT_AT for look in looks], axis=0)
+        doubt = has & np.any([look[rows, rival] >= at for look in looks], axis=0)
     out = probs.copy()
     out[doubt] = np.nanmean(np.stack(heard), axis=0)[doubt]
     return out

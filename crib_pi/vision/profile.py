@@ -1,13 +1,13 @@
 """Deck profiles: what a user's own deck looks like to the classifier.
 
 ``crib-pi learn-deck`` photographs the deck with known cards and keeps, for each card, the mean
-signature of its index patches (``classifier.signature``: what each network made of it) and
-the mean embedding (which tells a row laid twice). A deck the networks never saw is misread in
-its own, repeatable way: its jack half read as a queen, its nine a little like a two. Where the
-networks lead with a card and the patch's signature is close to that card's learnt one, and
-nearer it than any other card's by a clear margin, the patch is that card's index, however
-little index-like the networks found it. The profile is an ``.npz`` file tied to the models
-it was made with.
+signature of its index patches (``classifier.signature``: what each network made of it), and
+the mean embedding, which reading no longer uses (profiles before signatures read by it). A
+deck the networks never saw is misread in its own, repeatable way: its jack half read as a
+queen, its nine a little like a two. Where the networks lead with a card and the patch's
+signature is close to that card's learnt one, and nearer it than any other card's by a clear
+margin, the patch is that card's index, however little index-like the networks found it. The
+profile is an ``.npz`` file tied to the models it was made with.
 """
 
 from __future__ import annotations
@@ -80,10 +80,10 @@ class DeckProfile:
         rank = scores.rank.copy()
         lead = scores.card_probs()[rows].argmax(axis=1)
         vouched = (known[order[:, 0]] == lead) & (second - nearest >= MARGIN) & (nearest <= CLOSE)
-        for r in rows[vouched]:
-            if 1.0 - rank[r, 13] < INDEX:
-                rank[r, :13] *= INDEX / max(1.0 - rank[r, 13], 1e-9)
-                rank[r, 13] = 1.0 - INDEX
+        low = rows[vouched]
+        low = low[1.0 - rank[low, 13] < INDEX]
+        rank[low, :13] *= (INDEX / np.maximum(1.0 - rank[low, 13], 1e-9))[:, None]
+        rank[low, 13] = 1.0 - INDEX
         return replace(scores, rank=rank)
 
     def save(self, path: Path) -> None:
