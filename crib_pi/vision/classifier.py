@@ -1,4 +1,4 @@
-"""The shipped index classifier: small CNNs in ONNX, run with ``cv2.dnn`` (no torch needed).
+"""The shipped index classifier: small CNNs in ONNX, run by ``engine`` (no torch needed).
 
 Outputs per patch: rank probabilities (ace..king, then "no index"), suit probabilities
 (clubs, diamonds, hearts, spades, as in ``Card.index``) and a 96-value embedding that deck
@@ -50,10 +50,10 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from crib_pi.i18n import _
+from crib_pi.vision.engine import Network, load
 from crib_pi.vision.errors import ModelError
 from crib_pi.vision.patches import grey_patches, normalise
 
@@ -124,17 +124,6 @@ def model_path(name: str = MODEL_NAME) -> Path:
     return Path(str(resources.files("crib_pi") / "data" / name))
 
 
-def _load(path: Path) -> cv2.dnn.Net:
-    if not path.is_file():
-        raise ModelError(_("recognition model missing: {path}").format(path=path))
-    try:
-        return cv2.dnn.readNetFromONNX(str(path))
-    except cv2.error as exc:
-        raise ModelError(
-            _("recognition model does not load: {path}: {exc}").format(path=path, exc=exc)
-        ) from exc
-
-
 class Classifier:
     """Loads the networks once and scores batches of patches.
 
@@ -150,10 +139,10 @@ class Classifier:
             raise ModelError(
                 _("at most three recognition models, not {count}").format(count=len(paths))
             )
-        self._nets = [_load(p) for p in paths]
+        self._nets = [load(p) for p in paths]
         if grey == "shipped":
             grey = model_path(GREY_NAME) if shipped else None
-        self._grey = _load(Path(grey)) if grey is not None else None
+        self._grey = load(Path(grey)) if grey is not None else None
 
     def score(
         self,
@@ -316,7 +305,7 @@ def _middle(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     return np.asarray(mid / np.maximum(mid.sum(axis=1, keepdims=True), 1e-9), np.float32)
 
 
-def _score(net: cv2.dnn.Net, patches: np.ndarray, wide: np.ndarray | None = None) -> Scores:
+def _score(net: Network, patches: np.ndarray, wide: np.ndarray | None = None) -> Scores:
     """One network's scores for (n, P, P, 3) uint8 patches; the wide network also takes each
     patch's wide look, stacked after it channel by channel."""
     outs: list[list[np.ndarray]] = [[], [], []]
@@ -324,8 +313,7 @@ def _score(net: cv2.dnn.Net, patches: np.ndarray, wide: np.ndarray | None = None
         x = normalise(patches[i : i + BATCH])
         if wide is not None:
             x = np.concatenate([x, normalise(wide[i : i + BATCH])], axis=1)
-        net.setInput(x)
-        got = net.forward(["rank", "suit", "feat"])
+        got = net.run(x)
         for lst, arr in zip(outs, got, strict=True):
             lst.append(np.asarray(arr, np.float32).reshape(len(patches[i : i + BATCH]), -1))
     if not outs[0]:

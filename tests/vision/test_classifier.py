@@ -25,11 +25,11 @@ from crib_pi.vision.classifier import (
     WIDE_SAY_AT,
     Classifier,
     Scores,
-    _load,
     _score,
     _three,
     model_path,
 )
+from crib_pi.vision.engine import load
 from crib_pi.vision.errors import ModelError
 from crib_pi.vision.patches import extract_wide
 
@@ -70,7 +70,7 @@ def test_where_the_wide_network_vouches_the_most_believing_network_judges_index_
     got = Classifier(grey=None).score(patches, wide)
     look = np.flatnonzero(first.index_prob() >= SECOND_LOOK_AT)
     np.testing.assert_array_equal(seen[0], look)  # the wide look is cut for these only
-    third = _score(_load(model_path(WIDE_NAME)), patches[look], wide(look))
+    third = _score(load(model_path(WIDE_NAME)), patches[look], wide(look))
     vouched = third.index_prob() >= VOUCH_AT
     at, rest = look[vouched], look[~vouched]
     assert at.size >= 3  # the three clear indices at least
