@@ -55,6 +55,9 @@ class OnnxRuntimeNetwork:
         opts.intra_op_num_threads = max(1, cv2.getNumThreads())
         opts.inter_op_num_threads = 1
         opts.log_severity_level = 3  # errors only: it warns of unused initialisers otherwise
+        # Its threads would otherwise spin between frames, taking the cores the screen,
+        # the LEDs and the voice need.
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self._session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
         self._input = self._session.get_inputs()[0].name
 
