@@ -4,7 +4,8 @@ Both run the same ONNX files and give the same probabilities (to about 1e-6). on
 about five times faster on these small networks (300 patches of a frame: 20 ms against 96 ms
 on one core here), which is most of a frame's time; it has wheels for 64-bit Pi OS and
 laptops but none for a 32-bit Pi OS, where OpenCV's dnn (always installed) runs them.
-``CRIB_PI_ENGINE=opencv`` picks OpenCV's dnn anyway (``onnxruntime`` insists on it).
+A file onnxruntime cannot run is run by OpenCV's dnn. ``CRIB_PI_ENGINE=opencv`` picks OpenCV's
+dnn anyway; ``CRIB_PI_ENGINE=onnxruntime`` insists on onnxruntime (its errors are then said).
 """
 
 from __future__ import annotations
@@ -80,7 +81,8 @@ def chosen() -> str:
 
 
 def load(path: Path) -> OpenCVNetwork | OnnxRuntimeNetwork:
-    """The network in ``path``, run by the chosen engine."""
+    """The network in ``path``, run by the chosen engine. Where onnxruntime was not asked for
+    by name and cannot run a file, OpenCV's dnn is tried before giving up."""
     if not path.is_file():
         raise ModelError(_("recognition model missing: {path}").format(path=path))
     engine = chosen()
@@ -90,8 +92,14 @@ def load(path: Path) -> OpenCVNetwork | OnnxRuntimeNetwork:
             _("{var}=onnxruntime, but onnxruntime is not installed").format(var=ENGINE_ENV)
         )
     try:
-        return OnnxRuntimeNetwork(path, ort) if ort is not None else OpenCVNetwork(path)
-    except Exception as exc:  # cv2.error, or onnxruntime's own (InvalidProtobuf, Fail, ...)
+        if ort is not None:
+            try:
+                return OnnxRuntimeNetwork(path, ort)
+            except Exception:  # onnxruntime's own errors (InvalidProtobuf, Fail, ...)
+                if os.environ.get(ENGINE_ENV, "").strip():
+                    raise
+        return OpenCVNetwork(path)
+    except Exception as exc:  # cv2.error, or onnxruntime's when it was asked for
         raise ModelError(
             _("recognition model does not load: {path}: {exc}").format(path=path, exc=exc)
         ) from exc

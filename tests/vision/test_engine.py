@@ -78,3 +78,18 @@ def test_both_engines_read_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
     cv, ort = scores["opencv"], scores["onnxruntime"]
     np.testing.assert_allclose(cv.card_probs(), ort.card_probs(), atol=1e-4)
     assert (cv.card_probs().argmax(axis=1) == ort.card_probs().argmax(axis=1)).all()
+
+
+@needs_ort
+def test_a_file_onnxruntime_cannot_run_falls_back_to_opencv(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def refuse(path: Path, ort: object) -> None:
+        raise RuntimeError("no kernel for this machine")
+
+    monkeypatch.delenv(ENGINE_ENV, raising=False)
+    monkeypatch.setattr(engine, "OnnxRuntimeNetwork", refuse)
+    assert isinstance(load(model_path()), OpenCVNetwork)  # chosen by default: OpenCV's dnn
+    monkeypatch.setenv(ENGINE_ENV, "onnxruntime")  # asked for by name: its error is said
+    with pytest.raises(ModelError, match=r"does not load.*no kernel for this machine"):
+        load(model_path())
