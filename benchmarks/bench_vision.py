@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from crib_pi.cards import Card
+from crib_pi.vision import engine
 from crib_pi.vision.recognizer import Recognizer, load_image
 from crib_pi.vision.synth.inks import grey as grey_image
 
@@ -238,7 +239,10 @@ def bench_camera_modes(rec: Recognizer, count: int, seed: int) -> None:
         print("camera modes: gnome-cards-data or rsvg-convert missing, skipped")
         return
     decks = [load_deck(n) for n in deck_names()]
-    print(f"PI CAMERA MODES: 8 cards on the mat, {count} scenes a geometry, one core")
+    print(
+        f"PI CAMERA MODES: 8 cards on the mat, {count} scenes a geometry, one core, "
+        f"networks run by {engine.describe()}"
+    )
     for label, width_at_720 in (
         ("mat fills the frame", (125.0, 135.0)),
         ("camera higher", (100.0, 110.0)),
@@ -313,7 +317,7 @@ def main() -> None:
         print(
             f"Speed: median {statistics.median(times) * 1000:.0f} ms per 1280x720 frame with "
             f"8 cards, one core (cv2.setNumThreads(1)); 90th percentile "
-            f"{np.percentile(times, 90) * 1000:.0f} ms"
+            f"{np.percentile(times, 90) * 1000:.0f} ms; networks run by {engine.describe()}"
         )
 
 

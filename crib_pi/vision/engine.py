@@ -80,6 +80,13 @@ def chosen() -> str:
     return "onnxruntime" if _onnxruntime() is not None else "opencv"
 
 
+def describe() -> str:
+    """The chosen engine and its version, as benchmarks print it (speed depends on both)."""
+    name = chosen()
+    module = _onnxruntime() if name == "onnxruntime" else cv2
+    return f"{name} {getattr(module, '__version__', '?')}"
+
+
 def load(path: Path) -> OpenCVNetwork | OnnxRuntimeNetwork:
     """The network in ``path``, run by the chosen engine. Where onnxruntime was not asked for
     by name and cannot run a file, OpenCV's dnn is tried before giving up."""

@@ -93,3 +93,10 @@ def test_a_file_onnxruntime_cannot_run_falls_back_to_opencv(
     monkeypatch.setenv(ENGINE_ENV, "onnxruntime")  # asked for by name: its error is said
     with pytest.raises(ModelError, match=r"does not load.*no kernel for this machine"):
         load(model_path())
+
+
+def test_the_engine_is_described_with_its_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    import cv2
+
+    monkeypatch.setenv(ENGINE_ENV, "opencv")
+    assert engine.describe() == f"opencv {cv2.__version__}"
