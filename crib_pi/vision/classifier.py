@@ -79,8 +79,10 @@ DOUBT_AT = 0.2
 _MATE = np.array([3, 2, 1, 0])
 #: The rank a leading rank may be mistaken for, by rank number (ace 0 .. king 12; -1: none):
 #: German decks print a jack as B, which a font no network saw can make an 8 or a D (queen),
-#: so a network giving the jack ``DOUBT_AT`` where the lead is an 8 or a queen is heard.
-_LOOKS_LIKE_B = np.array([-1, -1, -1, -1, -1, -1, -1, 10, -1, -1, -1, 10, -1])
+#: so a network giving the jack ``DOUBT_AT`` where the lead is an 8 or a queen is heard; and
+#: an 8 whose upper loop lies under another card is a 6, so one giving the 8 that much where
+#: the lead is a 6 is heard too.
+_RIVAL_RANK = np.array([-1, -1, -1, -1, -1, 7, -1, 10, -1, -1, -1, 10, -1])
 #: Where the wide network gives the leading suit's colour-mate this much, the suit is the
 #: average of every network's (a club in brown ink, read as a spade by the three that look at
 #: the patch alone, on a deck drawn from seed 240; on the calibration sets it cost 5 cards of
@@ -248,7 +250,7 @@ def _three(
     looks = [_given_index(s.rank) for s in (first, second)]
     looks.append(np.where(sees[:, None], _given_index(third.rank), np.nan))
     heard = looks + ([_given_index(grey.rank)] if grey is not None else [])
-    ranks[loose] = _doubt(ranks, _LOOKS_LIKE_B[ranks.argmax(axis=1)], looks, heard)[loose]
+    ranks[loose] = _doubt(ranks, _RIVAL_RANK[ranks.argmax(axis=1)], looks, heard)[loose]
     # The wide network sure of the colour-mate suit doubts any read's suit, even where it
     # finds no whole index: it sees the small suit with the card around it.
     every = [first.suit, second.suit, third.suit] + ([grey.suit] if grey is not None else [])

@@ -227,6 +227,18 @@ def test_a_network_seeing_a_jack_where_the_lead_is_an_8_puts_the_rank_in_doubt()
     assert card == Card.parse("8C") and p < decide.NAME_AT
 
 
+def test_a_network_seeing_an_8_where_the_lead_is_a_6_puts_the_rank_in_doubt() -> None:
+    # An 8 whose upper loop lies under the card beside it (seed 560's Andika 8H): the second,
+    # wide and grey networks read a 6, the first mostly an 8.
+    six, five, eight, hearts = 5, 4, 7, 2
+    first = _ranked(_one(six, hearts, 0.99), {six: 0.99, eight: 0.01})
+    wide = _ranked(_one(six, hearts, 0.99), {six: 0.98, eight: 0.02})
+    card, p = _card(*_three(first, _ranked(first, {six: 0.7, five: 0.3}), wide))
+    assert card == Card.parse("6H") and p >= decide.NAME_AT  # a 5 is no cut 8
+    card, p = _card(*_three(first, _ranked(first, {six: 0.7, eight: 0.3}), wide))
+    assert card == Card.parse("6H") and p < decide.NAME_AT
+
+
 def test_a_missing_or_broken_model_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ModelError, match=r"missing.*nope\.onnx"):
         Classifier([tmp_path / "nope.onnx"])
