@@ -24,7 +24,9 @@ the pair is already sure of is never unsettled. Where the pair is not, the suit 
 check: a black card's suit is told from the other black suit by its shape alone (a club at 8 px
 can pass for a spade), and a red one's from the other red suit, so where any of the three gives
 the same colour's other suit a real share (``DOUBT_AT``), the suit is the average of all
-the networks' readings (the grey one's too), and the card is asked about. The wide network,
+the networks' readings (the grey one's too), and the card is asked about. The rank is checked
+the same way against the rank it may be mistaken for (``_RIVAL_RANK``: a German B jack for an 8
+or a queen, an 8 cut by the card beside it for a 6). The wide network,
 which sees the small suit with the card around it, is heard on the suit even where the pair
 is sure and it finds no whole index: where it is sure of the colour-mate (``WIDE_MATE_AT``),
 the suit is the average of all.
