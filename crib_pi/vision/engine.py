@@ -1,6 +1,6 @@
 """What runs the recognition networks: onnxruntime where it is installed, else OpenCV's dnn.
 
-Both run the same ONNX files and give the same probabilities (to about 1e-6). onnxruntime is
+Both run the same ONNX files and give the same probabilities (to about 1e-5). onnxruntime is
 about five times faster on these small networks (300 patches of a frame: 20 ms against 96 ms
 on one core here), which is most of a frame's time; it has wheels for 64-bit Pi OS and
 laptops but none for a 32-bit Pi OS, where OpenCV's dnn (always installed) runs them.

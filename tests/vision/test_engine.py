@@ -77,7 +77,10 @@ def test_both_engines_read_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
         np.testing.assert_allclose(a, b, atol=1e-4)
     cv, ort = scores["opencv"], scores["onnxruntime"]
     np.testing.assert_allclose(cv.card_probs(), ort.card_probs(), atol=1e-4)
-    assert (cv.card_probs().argmax(axis=1) == ort.card_probs().argmax(axis=1)).all()
+    top2 = np.sort(cv.card_probs(), axis=1)[:, -2:]
+    clear = top2[:, 1] - top2[:, 0] > 1e-3  # a near tie may fall either way
+    lead = cv.card_probs().argmax(axis=1) == ort.card_probs().argmax(axis=1)
+    assert clear.sum() >= 10 and lead[clear].all()
 
 
 @needs_ort
