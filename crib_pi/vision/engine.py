@@ -36,8 +36,6 @@ class Network(Protocol):
 class OpenCVNetwork:
     """A network run by ``cv2.dnn``."""
 
-    engine = "opencv"
-
     def __init__(self, path: Path) -> None:
         self._net = cv2.dnn.readNetFromONNX(str(path))
 
@@ -48,8 +46,6 @@ class OpenCVNetwork:
 
 class OnnxRuntimeNetwork:
     """A network run by onnxruntime, on as many threads as OpenCV is told to use."""
-
-    engine = "onnxruntime"
 
     def __init__(self, path: Path, ort: Any) -> None:
         opts = ort.SessionOptions()
@@ -68,6 +64,11 @@ class OnnxRuntimeNetwork:
 
 def chosen() -> str:
     """The engine asked for by ``CRIB_PI_ENGINE`` (empty: onnxruntime where installed)."""
+    return _asked() or ("onnxruntime" if _onnxruntime() is not None else "opencv")
+
+
+def _asked() -> str:
+    """The engine ``CRIB_PI_ENGINE`` names, or "" where it names none."""
     asked = os.environ.get(ENGINE_ENV, "").strip().lower()
     if asked and asked not in ENGINES:
         raise ModelError(
@@ -75,9 +76,7 @@ def chosen() -> str:
                 var=ENGINE_ENV, value=asked, engines=", ".join(ENGINES)
             )
         )
-    if asked:
-        return asked
-    return "onnxruntime" if _onnxruntime() is not None else "opencv"
+    return asked
 
 
 def describe() -> str:
@@ -92,9 +91,9 @@ def load(path: Path) -> OpenCVNetwork | OnnxRuntimeNetwork:
     by name and cannot run a file, OpenCV's dnn is tried before giving up."""
     if not path.is_file():
         raise ModelError(_("recognition model missing: {path}").format(path=path))
-    engine = chosen()
-    ort = _onnxruntime() if engine == "onnxruntime" else None
-    if engine == "onnxruntime" and ort is None:
+    asked = _asked()
+    ort = _onnxruntime() if asked != "opencv" else None
+    if asked == "onnxruntime" and ort is None:
         raise ModelError(
             _("{var}=onnxruntime, but onnxruntime is not installed").format(var=ENGINE_ENV)
         )
@@ -103,7 +102,7 @@ def load(path: Path) -> OpenCVNetwork | OnnxRuntimeNetwork:
             try:
                 return OnnxRuntimeNetwork(path, ort)
             except Exception:  # onnxruntime's own errors (InvalidProtobuf, Fail, ...)
-                if os.environ.get(ENGINE_ENV, "").strip():
+                if asked:
                     raise
         return OpenCVNetwork(path)
     except Exception as exc:  # cv2.error, or onnxruntime's when it was asked for
