@@ -788,7 +788,7 @@ def _claim(s: _State, a: Claim) -> Record:
             if crib
             else _("{owner} claimed {points} but the hand is worth {true}")
         )
-        problems.append(worth.format(owner=owner, points=a.points, true=true))
+        problems.append(worth.format(owner=_name(s, owner), points=a.points, true=true))
         over = _("{text}: over-claim, pegged at the true {true} ({count})")
         text = over.format(text=text, true=true, count=score.spoken())
     elif a.points < true and s.winner is None:

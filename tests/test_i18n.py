@@ -311,8 +311,8 @@ FRENCH_COMMANDS = [
     ["score", "5H", "5D", "5S", "JC", "5C"],
     ["score", "2S", "4H", "6D", "8C", "KH", "--crib"],
     ["peg", "5H", "10C", "5D", "6S", "5C"],
-    ["replay", str(DATA / "one-deal.jsonl")],
-    ["replay", str(DATA / "muggins-deal.jsonl")],
+    ["replay", "{data}/one-deal.jsonl"],  # {data}: a copy in a folder named crib-pi
+    ["replay", "{data}/muggins-deal.jsonl"],
     ["score", "5H", "5D", "1X", "JC", "5C"],  # errors too
     ["score", "5H", "5D", "5S", "JC"],
     ["peg", "10H", "10C", "10D", "5S"],
@@ -321,17 +321,39 @@ FRENCH_COMMANDS = [
     ["discard", "5H", "5D", "5S", "JC", "5C", "4D", "--players", "5"],
     ["discard", "5H", "5D", "6S", "JC", "9C", "4D"],
     ["recognize", "/nowhere/table.png"],  # the vision errors
-    ["recognize", str(DATA / "one-deal.jsonl")],
+    ["recognize", "{data}/one-deal.jsonl"],
     ["learn-deck", "/nowhere/deck.npz", "/nowhere/clubs.png", "--expect", "AC"],
 ]
 
 
+def _in_a_clone_named_crib_pi(tmp_path: Path) -> Path:
+    """The test data copied into a folder named as the README clones the repository
+    (``/opt/crib-pi``): the words checked must not depend on where the clone lives."""
+    data = tmp_path / "crib-pi" / "tests" / "data"
+    data.mkdir(parents=True)
+    for record in DATA.glob("*.jsonl"):
+        (data / record.name).write_bytes(record.read_bytes())
+    assert ENGLISH.search(str(data))  # the path alone would count as English words
+    return data
+
+
+def _without_paths(text: str, *folders: Path) -> str:
+    """``text`` with the folders it names taken out: a path is the user's, not our words."""
+    for folder in folders:
+        for form in sorted({str(folder), str(folder.resolve())}, key=len, reverse=True):
+            text = text.replace(form, " ")
+    return text
+
+
 @pytest.mark.parametrize("argv", FRENCH_COMMANDS, ids=lambda a: " ".join(a[:2]))
 def test_no_english_is_left_in_a_french_output(
-    capsys: pytest.CaptureFixture[str], argv: list[str]
+    capsys: pytest.CaptureFixture[str], argv: list[str], tmp_path: Path
 ) -> None:
+    data = _in_a_clone_named_crib_pi(tmp_path)
+    argv = [arg.replace("{data}", str(data)) for arg in argv]
     _status, out, err = run_cli(capsys, *argv, "--lang", "fr")
-    words = re.sub(r"crib-pi [a-z-]+:|--[a-z-]+", " ", out + err)  # command and option names
+    words = _without_paths(out + err, data)
+    words = re.sub(r"crib-pi [a-z-]+:|--[a-z-]+", " ", words)  # command and option names
     assert out + err
     assert ENGLISH.findall(words) == [], out + err
 
@@ -420,6 +442,19 @@ def test_an_image_that_cannot_be_read_is_said_in_french(
     )
     status, _out, err = run_cli(capsys, "recognize", "--deck", str(bad), str(bad), "--lang", "en")
     assert err.startswith("crib-pi recognize: ") and "cannot" in err and FRENCH.findall(err) == []
+
+
+def test_a_muggins_problem_names_the_player_as_people_count(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The over-claim's owner is said "Player 1" / "Joueur 1", never the record's index 0."""
+    _s, english, _e = run_cli(capsys, "replay", str(DATA / "muggins-deal.jsonl"))
+    _s, french, _e = run_cli(capsys, "replay", str(DATA / "muggins-deal.jsonl"), "--lang", "fr")
+    problems = [line.split("problem: ")[1] for line in english.splitlines() if "problem:" in line]
+    assert "Player 1 claimed 6 but the hand is worth 4" in problems
+    assert "Joueur 1 a annoncé 6 mais la main vaut 4" in french
+    index = re.compile(r"(^|: )\d+ (claimed|a annoncé)")
+    assert [p for p in problems + french.splitlines() if index.search(p)] == []
 
 
 def test_the_replay_json_is_language_free(capsys: pytest.CaptureFixture[str]) -> None:
