@@ -9,6 +9,7 @@ player 2 at the top, player 3 on the right.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +17,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from crib_pi.i18n import N_, _
 from crib_pi.players import player_name
 
 WIDTH_MM, HEIGHT_MM = 420, 297
@@ -25,6 +27,9 @@ MARKER_MM, MARKER_INSET_MM = 36, 8
 ARUCO_DICT = cv2.aruco.DICT_4X4_50
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in mat pixels
+#: What the centre zones are called on the printed mat, in the table's language; the zones'
+#: own names stay the English keys the recognition and the JSON use.
+_LABELS = {"starter": N_("starter"), "crib": N_("crib")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,9 +42,11 @@ class Zone:
 
     @property
     def label(self) -> str:
-        """What the printed mat says in the zone: ``PLAYER 1`` for ``player 0`` (people count
-        players from 1, ``crib_pi.players``), ``STARTER``, ``CRIB``."""
-        return (self.name if self.player is None else player_name(self.player)).upper()
+        """What the printed mat says in the zone, in the table's language: ``PLAYER 1`` for
+        ``player 0`` (people count players from 1, ``crib_pi.players``), ``STARTER``, ``CRIB``
+        (``JOUEUR 1``, ``RETOURNE``, ``CRÈCHE`` in French)."""
+        name = _(_LABELS[self.name]) if self.player is None else player_name(self.player)
+        return name.upper()
 
     def contains(self, x: float, y: float) -> bool:
         x0, y0, x1, y1 = self.box
@@ -79,7 +86,9 @@ class Mat:
 
     def __post_init__(self) -> None:
         if self.players not in (2, 3, 4):
-            raise ValueError(f"a mat is for 2, 3 or 4 players, not {self.players}")
+            raise ValueError(
+                _("a mat is for 2, 3 or 4 players, not {players}").format(players=self.players)
+            )
 
     @property
     def zones(self) -> tuple[Zone, ...]:
@@ -155,10 +164,9 @@ class Mat:
             x0, y0, x1, y1 = (int(v) for v in zone.box)
             colour = colours[zone.player] if zone.player is not None else (120, 120, 120)
             cv2.rectangle(img, (x0, y0), (x1, y1), colour, 6, cv2.LINE_AA)
-            label = zone.label
             cv2.putText(
                 img,
-                label,
+                _unaccented(zone.label),  # OpenCV's Hershey fonts draw ASCII only
                 (x0 + 16, y0 + 44),
                 cv2.FONT_HERSHEY_SIMPLEX,
                 1.2,
@@ -169,6 +177,11 @@ class Mat:
         return img
 
 
+def _unaccented(text: str) -> str:
+    """``CRÈCHE`` as ``CRECHE``: capitals without their accents, as French signs often are."""
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+
+
 #: Mat pixels to PDF points (1/72 inch).
 _PT = 72 / 25.4 / PX_PER_MM
 
@@ -177,7 +190,8 @@ def pdf_bytes(mat: Mat) -> bytes:
     """The mat as a one-page A3 PDF drawn in vectors: sharp at any printer's resolution.
 
     Marker cells are filled squares, zones stroked rectangles, labels Helvetica-Bold (one of
-    PDF's standard fonts, so nothing is embedded). PDF's y axis points up, the mat's down.
+    PDF's standard fonts, so nothing is embedded) in WinAnsiEncoding, so a French ``CRÈCHE``
+    keeps its accent. PDF's y axis points up, the mat's down.
     """
     w_pt, h_pt = WIDTH_MM * 72 / 25.4, HEIGHT_MM * 72 / 25.4
     ops = ["0 0 0 rg"]
@@ -209,13 +223,13 @@ def pdf_bytes(mat: Mat) -> bytes:
             f"BT /F1 {26 * _PT * 1.0:.2f} Tf {(x0 + 16) * _PT:.2f} {h_pt - (y0 + 44) * _PT:.2f} "
             f"Td ({label}) Tj ET"
         )
-    content = "\n".join(ops).encode("ascii")
+    content = "\n".join(ops).encode("cp1252", "replace")
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
         f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {w_pt:.2f} {h_pt:.2f}] "
         "/Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>".encode(),
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>",
         f"<< /Length {len(content)} >>\nstream\n".encode() + content + b"\nendstream",
     ]
     out = bytearray(b"%PDF-1.4\n")

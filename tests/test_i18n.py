@@ -565,3 +565,99 @@ def test_the_bypass_check_finds_an_unmarked_message(tmp_path: Path) -> None:
         'st.text(surface, "COUNT", 12, "center")\n'
     )
     assert _unmarked(bad) == ["bad.py:1: 'player   cannot play'", "bad.py:3: 'COUNT'"]
+
+
+# -- the glossary ----------------------------------------------------------------------------
+
+#: Words a person types or reads as names, left out of the glossary check: placeholders,
+#: options, commands, quoted words, config sections and keys, metavars (``RECORD``).
+_NAMES = re.compile(
+    r"\{[^}]*\}|--[\w-]+|crib-pi( (" + "|".join(c for (c,) in HELP_COMMANDS[1:]) + r"))?\b"
+    r"|(?<!\w)'[^']*'(?!\w)|\"[^\"]*\"|«[^»]*»|\[[^\]]*\]|\w+\.\w+|\b[A-Z]{2,}\b"
+)
+#: Messages where a glossary word is a name a person types, not the thing.
+_GLOSSARY_EXEMPT = {
+    "an example state: start, skunk-threat, pegging, muggins, win, learn, coach",  # scenes
+}
+
+
+def _glossary() -> list[tuple[list[str], list[str], list[str]]]:
+    """The checked table of docs/language.md: (English, French, French only where English)."""
+    text = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    table = text.split("### One word for one thing (checked)")[1].split("\n#")[0]
+    rows = []
+    for line in table.splitlines():
+        cells = [re.findall(r"`([^`]+)`", c) for c in line.strip("|").split("|")]
+        if len(cells) == 3 and all(cells):
+            rows.append((cells[0], cells[1], cells[2]))
+    return rows
+
+
+def _says(text: str, words: list[str]) -> bool:
+    return any(re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text, re.I) for w in words)
+
+
+def _glossary_slips(entries: list[object]) -> list[str]:
+    """Each message that says a glossary word in English but not in French, or a French
+    glossary word where the English does not call for it."""
+    slips = []
+    for e in entries:
+        msgid, strings = getattr(e, "msgid", ""), getattr(e, "strings", {})
+        if not msgid or msgid in _GLOSSARY_EXEMPT or not getattr(e, "translated", False):
+            continue
+        english = _NAMES.sub(" ", re.sub(r"\bgame (records?)\b", r"\1", msgid))
+        for french in (_NAMES.sub(" ", s) for s in strings.values()):
+            for words, french_words, only_for in _glossary():
+                if _says(english, words) and not _says(french, french_words):
+                    slips.append(f"{msgid!r}: says {words[0]!r}, not {french_words[0]!r}")
+                if _says(french, french_words) and not _says(english, only_for):
+                    slips.append(f"{msgid!r}: {french_words[0]!r} without {only_for[0]!r}")
+    return slips
+
+
+def test_the_catalogue_keeps_to_the_glossary() -> None:
+    """One word for one thing: a game is "partie", a record "match", pegging "le jeu"
+    (docs/language.md), in history, stats, replay, the help and the errors alike."""
+    assert len(_glossary()) >= 3
+    assert _glossary_slips(read_po(po_path("fr"))) == []
+
+
+def test_the_glossary_check_finds_a_slip(tmp_path: Path) -> None:
+    po = tmp_path / "x.po"
+    po.write_text(
+        'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgid "record {record} game {game}"\nmsgstr "partie {record} jeu {game}"\n\n'
+        'msgid "--record FILE: no games"\nmsgstr "--record FILE : aucune partie"\n',
+        encoding="utf-8",
+    )
+    assert _glossary_slips(read_po(po)) == [
+        "'record {record} game {game}': says 'record', not 'match'",
+        "'record {record} game {game}': 'jeu' without 'pegging'",
+    ]
+
+
+def test_the_demo_report_and_the_printed_mat_are_french() -> None:
+    """The demo's last line and the mat's zone names follow the language, as its players do."""
+    from crib_pi.cards import Card
+    from crib_pi.mat import Mat, pdf_bytes
+    from crib_pi.session.players import ScriptedPlayers
+
+    players = ScriptedPlayers([], [(i, Card.parse(c)) for i, c in enumerate("5H 6D 7C".split())])
+    players.typed, players.typed_cards = [Card.parse("7C")], {(0, Card.parse("7C"))}
+    players.answered = 1
+    english = players.report()
+    assert english == (
+        "the camera gave the board 2 of the 3 cards laid; the players typed 1 (1 entry: 7C), "
+        "answered 1 question and took back 0 misread actions"
+    )
+    with in_language("fr"):
+        french = players.report()
+        labels = [z.label for z in Mat(2).zones]
+        pdf = pdf_bytes(Mat(2)).decode("cp1252")
+    assert french == (
+        "la caméra a donné au tablier 2 des 3 cartes posées ; les joueurs en ont tapé 1 "
+        "(1 saisie : 7C), ont répondu à 1 question et ont repris 0 action mal lue"
+    )
+    assert labels == ["JOUEUR 1", "JOUEUR 2", "RETOURNE", "CRÈCHE"]
+    assert "(CRÈCHE) Tj" in pdf and "/WinAnsiEncoding" in pdf and "(CRIB)" not in pdf
+    assert [z.label for z in Mat(2).zones] == ["PLAYER 1", "PLAYER 2", "STARTER", "CRIB"]

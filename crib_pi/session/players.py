@@ -15,6 +15,7 @@ from typing import Any
 
 from crib_pi.actions import Action, Crib, Cut, CutForDeal, Play, Undo
 from crib_pi.cards import Card
+from crib_pi.i18n import _, ngettext
 from crib_pi.session.table import Press, TableSession, TypedCard
 
 
@@ -55,7 +56,7 @@ class ScriptedPlayers:
         """From a film's ``settled.jsonl`` lines."""
         laid = [(int(s["frame"]), Card.parse(s["card"])) for s in settled if not s["again"]]
         if any(isinstance(a, Undo) for a in actions):
-            raise ValueError("scripted players cannot follow a script with an undo in it")
+            raise ValueError(_("scripted players cannot follow a script with an undo in it"))
         return cls(actions, laid)
 
     def after_frame(self, table: TableSession, frame: int, presses: list[dict[str, Any]]) -> None:
@@ -71,7 +72,7 @@ class ScriptedPlayers:
             due = max(due, self.held[0][1])
         if rejected:  # a card the board was not ready for: the players catch the board up
             due = max(due, self._cards_laid(frame))
-        for _ in range(4):  # the players type what the camera has not given the board
+        for _attempt in range(4):  # the players type what the camera has not given the board
             if self._cards_on_board(table) >= due:
                 break
             self._type_next(table)
@@ -80,7 +81,7 @@ class ScriptedPlayers:
     def finish(self, table: TableSession) -> None:
         """After the last frame: the players type what the camera never gave and press what
         is still held."""
-        for _ in range(len(self.laid) + len(self.held) + 1):
+        for _round in range(len(self.laid) + len(self.held) + 1):
             self._take_back_wrong(table)
             self._answer(table)
             if self._cards_on_board(table) < len(self.laid):
@@ -88,13 +89,34 @@ class ScriptedPlayers:
             self._release_held(table)
 
     def report(self) -> str:
-        """How much help the camera needed, in one line."""
-        read = len(self.laid) - len(self.typed_cards)
-        which = f": {' '.join(str(c) for c in self.typed)}" if self.typed else ""
-        return (
-            f"the camera gave the board {read} of the {len(self.laid)} cards laid; the players "
-            f"typed {len(self.typed_cards)} ({len(self.typed)} entries{which}), answered "
-            f"{self.answered} questions and took back {len(self.taken_back)} misread actions"
+        """How much help the camera needed, in one line, in the table's language."""
+        laid, typed, taken = len(self.laid), len(self.typed), len(self.taken_back)
+        camera = ngettext(
+            "the camera gave the board {read} of the {laid} card laid",
+            "the camera gave the board {read} of the {laid} cards laid",
+            laid,
+        ).format(read=laid - len(self.typed_cards), laid=laid)
+        typing = (
+            ngettext(
+                "the players typed {cards} ({count} entry: {typed})",
+                "the players typed {cards} ({count} entries: {typed})",
+                typed,
+            ).format(
+                cards=len(self.typed_cards),
+                count=typed,
+                typed=" ".join(str(c) for c in self.typed),
+            )
+            if self.typed
+            else _("the players typed nothing")
+        )
+        answered = ngettext(
+            "answered {count} question", "answered {count} questions", self.answered
+        ).format(count=self.answered)
+        took = ngettext(
+            "took back {count} misread action", "took back {count} misread actions", taken
+        ).format(count=taken)
+        return _("{camera}; {typing}, {answered} and {took}").format(
+            camera=camera, typing=typing, answered=answered, took=took
         )
 
     # -- what the players notice -----------------------------------------------------
