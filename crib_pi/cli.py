@@ -35,6 +35,7 @@ COMMAND_MODULES = (
     "crib_pi.commands.recognize",
     "crib_pi.commands.learn_deck",
     "crib_pi.commands.discard",
+    "crib_pi.commands.club",
 )
 
 

@@ -29,6 +29,8 @@ checked before anything starts: an unknown key or a bad value is refused with it
     db = ""                # the game database; "" = the service's state folder
 
     [devices]              # buttons, LED strip, screen, camera: see docs/devices.md
+
+    [club]                 # a club's tables: see crib_pi/club/config.py
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from crib_pi.actions import GameOptions
+from crib_pi.club.config import ClubConfig
 from crib_pi.devices.config import DeviceConfig
 from crib_pi.errors import CribError
 from crib_pi.i18n import LANGUAGES, _
@@ -85,6 +88,7 @@ class AppConfig:
     devices: DeviceConfig = field(default_factory=DeviceConfig)
     path: Path | None = None
     language: str = ""
+    club: ClubConfig = field(default_factory=ClubConfig)  # [club]: crib_pi/club/config.py
 
     def describe(self) -> str:
         g, s = self.game, self.session
@@ -162,7 +166,7 @@ def _typed(table: Mapping[str, Any], key: str, kind: type | tuple[type, ...], wh
 
 
 def from_mapping(data: Mapping[str, Any], path: Path | None = None) -> AppConfig:
-    _only(data, {"language", "game", "players", "session", "store", "devices"}, "")
+    _only(data, {"language", "game", "players", "session", "store", "devices", "club"}, "")
     language = data.get("language", "")
     if not isinstance(language, str) or (language and language not in LANGUAGES):
         raise ConfigError(
@@ -229,7 +233,11 @@ def from_mapping(data: Mapping[str, Any], path: Path | None = None) -> AppConfig
     except CribError as exc:
         raise ConfigError(str(exc)) from None
     session_config = SessionConfig(fps, stable, deck, learn or bool(guided), guided)
-    return AppConfig(options, session_config, db, devices, path, language)
+    try:
+        club = ClubConfig.from_mapping(_table(data, "club"))
+    except CribError as exc:
+        raise ConfigError(str(exc)) from None
+    return AppConfig(options, session_config, db, devices, path, language, club)
 
 
 def configured_language(path: Path | None = None) -> str:
