@@ -7,6 +7,9 @@ cards then laid face up on the crib spot are the discard chosen, compared with t
 guided hand (``crib_pi.learn.guided``) replaces the step words with the script's.
 
 Pure: it reads the game and returns words; the table decides what is laid, logged and shown.
+The words are made when asked for, in the language then in force, so the screen and the voice
+(which may speak another) each get the panel in theirs: ``lines`` for the screen, ``lessons``
+for the voice (the same lessons, keyed, without the coach's list of numbers).
 """
 
 from __future__ import annotations
@@ -23,9 +26,14 @@ from crib_pi.learn.guided import Guide
 from crib_pi.learn.risks import RANK_WORDS, ranks_said, risks, unseen_cards, warning
 from crib_pi.learn.rules import explain, step_of, step_text
 from crib_pi.players import player_name
+from crib_pi.snapshot import ScoreEvent
 
 BEST_SHOWN = 3
 """How many of the coach's discards the screen lists in practice."""
+
+Lesson = tuple[str, str]
+"""One line of the learn panel with its key (``step``, ``score 12``, ``caution``...): the voice
+says a lesson when its key or its words are new."""
 
 
 @dataclass
@@ -91,7 +99,9 @@ class LearnMode:
 
     players: int
     guide: Guide | None = None
-    explained: list[str] = field(default_factory=list)
+    #: The scores the panel explains, each with its serial number (a key for the voice).
+    scores: list[tuple[int, ScoreEvent]] = field(default_factory=list)
+    scored_count: int = 0
     practice: dict[int, Practice] = field(default_factory=dict)
     #: Hands known from practice (the four kept), for cautions in the play.
     kept: dict[int, tuple[Card, ...]] = field(default_factory=dict)
@@ -102,8 +112,16 @@ class LearnMode:
 
     def scored(self, records: list[Record], *, more: bool = False) -> None:
         """The rule behind each score of ``records`` (added to the last ones with ``more``)."""
-        lines = [explain(e) for r in records for e in r.events]
-        self.explained = [*self.explained, *lines] if more else lines
+        events = [e for r in records for e in r.events]
+        serials = range(self.scored_count, self.scored_count + len(events))
+        self.scored_count += len(events)
+        new = list(zip(serials, events, strict=True))
+        self.scores = [*self.scores, *new] if more else new
+
+    @property
+    def explained(self) -> list[str]:
+        """The rule behind each score explained, in the current language."""
+        return [explain(event) for _serial, event in self.scores]
 
     # -- open-hand practice ------------------------------------------------------------
 
@@ -160,41 +178,52 @@ class LearnMode:
 
     def lines(self, game: Game) -> tuple[str, ...]:
         """The learn panel, most important first: guide or step, practice, scores, caution."""
-        out: list[str] = []
+        return tuple(text for _key, text in self._panel(game, spoken=False))
+
+    def lessons(self, game: Game) -> tuple[Lesson, ...]:
+        """The panel as the voice says it, each line keyed: the steps, the rule behind each
+        score (without its cards, which the voice has just said), the verdict on a practice
+        discard and the caution; the coach's list of numbers is for reading."""
+        return tuple(self._panel(game, spoken=True))
+
+    def _panel(self, game: Game, *, spoken: bool) -> list[Lesson]:
+        out: list[Lesson] = []
         coaching = any(p.complete for p in self.practice.values())
         if self.guide is not None:
-            out += self.guide.lines(game)
+            out += [(f"guide {i}", line) for i, line in enumerate(self.guide.lines(game))]
         elif not coaching:
             step = step_of(game)
-            out.append(step_text(step, self.players, game.dealer, self.names))
+            out.append(("step", step_text(step, self.players, game.dealer, self.names)))
             if step in ("deal", "discard"):
-                out.append(step_text("discard", self.players, game.dealer, self.names))
+                out.append(("discard", step_text("discard", self.players, game.dealer, self.names)))
                 size = HAND_SIZE[self.players]
-                out.append(
-                    _(
-                        "Practice: lay all {size} cards face up in your zone to see the best "
-                        "discards."
-                    ).format(size=size)
+                practice = _(
+                    "Practice: lay all {size} cards face up in your zone to see the best discards."
                 )
+                out.append(("practice", practice.format(size=size)))
         for hand in self.practice.values():
-            out += self._practice_lines(hand)
-        out += self.explained
+            out += self._practice_lines(hand, spoken)
+        out += [(f"score {n}", explain(e, cards=not spoken)) for n, e in self.scores]
         said = self.caution(game)
         if said:
-            out.append(said)
-        return tuple(out)
+            out.append(("caution", said))
+        return out
 
-    def _practice_lines(self, hand: Practice) -> list[str]:
+    def _practice_lines(self, hand: Practice, spoken: bool = False) -> list[Lesson]:
         if not hand.complete:
             return []
-        if hand.dealer:
-            head = _("Coach for {player} (dealer), best discards of {n}:")
-        else:
-            head = _("Coach for {player} (not dealing), best discards of {n}:")
-        out = [head.format(player=player_name(hand.player, self.names), n=len(hand.choices))]
-        out += [choice_line(n, c) for n, c in enumerate(hand.choices[:BEST_SHOWN], start=1)]
+        out: list[Lesson] = []
+        if not spoken:
+            if hand.dealer:
+                head = _("Coach for {player} (dealer), best discards of {n}:")
+            else:
+                head = _("Coach for {player} (not dealing), best discards of {n}:")
+            name = player_name(hand.player, self.names)
+            out.append(("coach", head.format(player=name, n=len(hand.choices))))
+            best = enumerate(hand.choices[:BEST_SHOWN], start=1)
+            out += [(f"coach {n}", choice_line(n, c)) for n, c in best]
         if hand.verdict is not None:
-            out.append(verdict_line(hand.verdict))
+            out.append((f"verdict {hand.player}", verdict_line(hand.verdict)))
         return out
 
     # -- cautions ----------------------------------------------------------------------

@@ -110,11 +110,12 @@ def _pair_rule(points: int, in_play: bool) -> str:
     return _("two cards of one rank in a count score two")
 
 
-def explain(item: ScoreItem | ScoreEvent, phase: str | None = None) -> str:
+def explain(item: ScoreItem | ScoreEvent, phase: str | None = None, *, cards: bool = True) -> str:
     """``a run of three for 3 (4H 6C 5D): the last three cards laid are in sequence, ...``.
 
     An event carries its phase; for a bare score item give ``phase`` (``hand`` by default).
-    Said in the current language (the item's English name decides the form).
+    Said in the current language (the item's English name decides the form); ``cards=False``
+    leaves the cards out, for the voice, which has just named them.
     """
     if isinstance(item, ScoreEvent):
         name, when, named = item.text, phase or item.phase, item.said()
@@ -123,7 +124,7 @@ def explain(item: ScoreItem | ScoreEvent, phase: str | None = None) -> str:
     said = named  # "one for his nobs" already says its points
     if " for " not in name:
         said = _("{name} for {points}").format(name=named, points=item.points)
-    if item.cards:
+    if item.cards and cards:
         said += f" ({cards_text(item.cards)})"
     why = rule(item.reason, item.points, len(item.cards), when)
     return _("{said}: {rule}").format(said=said, rule=why)

@@ -27,7 +27,8 @@ LEVELS = (0.0, 0.4, 0.7, 1.0)
 @dataclass(frozen=True, slots=True)
 class Utterance:
     """One sentence to say: ``kind`` is ``score``, ``count``, ``muggins``, ``question``,
-    ``end`` or ``voice``; sentences with the same ``key`` replace each other while unsaid."""
+    ``end``, ``voice`` or ``lesson`` (learn mode); sentences with the same ``key`` replace each
+    other while unsaid."""
 
     text: str
     kind: str

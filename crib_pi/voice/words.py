@@ -3,14 +3,17 @@ in spoken order, muggins calls, questions and the end of the game.
 
 The ``Announcer`` watches a ``TableSession`` after each step of the main loop and returns the
 new sentences: one per record that pegs points or says go, one per question (and per choice
-the Go button moves to), one at the end of the game. A record taken back by Undo withdraws its
-sentence if it has not been said yet. Every word comes from the translation layer
-(``crib_pi.i18n``) in the announcer's language, which may differ from the screen's; numbers are
-said as words.
+the Go button moves to), one at the end of the game, and, while learn mode is on, each new
+lesson of the learn panel (the step, the rule behind a score, a practice verdict, a caution),
+with card codes said as cards. A record taken back by Undo withdraws its sentence if it has
+not been said yet; a lesson gone from the panel is withdrawn the same way. Every word comes
+from the translation layer (``crib_pi.i18n``) in the announcer's language, which may differ
+from the screen's; numbers are said as words.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -46,6 +49,8 @@ RANK_CARDS = (
     N_("the king of {suit}"),
 )
 SUIT_WORDS = {"C": N_("clubs"), "D": N_("diamonds"), "H": N_("hearts"), "S": N_("spades")}
+#: A card code in a sentence (``7H``, ``10C``), said as the card's name.
+CARD_CODE = re.compile(r"(?<![\w-])(10|[2-9AJQK])([CDHS])(?![\w-])")
 
 
 def number(n: int, language: str) -> str:
@@ -57,6 +62,12 @@ def card_name(card: Card, language: str) -> str:
     """``the seven of hearts`` / ``le sept de cœur``."""
     with in_language(language):
         return _(RANK_CARDS[card.rank - 1]).format(suit=_(SUIT_WORDS[card.suit]))
+
+
+def cards_said(text: str, language: str) -> str:
+    """``text`` with each card code said as the card: ``lay 7H`` -> ``lay the seven of
+    hearts``."""
+    return CARD_CODE.sub(lambda m: card_name(Card.parse(m.group(0)), language), text)
 
 
 def pegged(event: ScoreEvent, language: str) -> str:
@@ -130,6 +141,8 @@ class Announcer:
     language: str = "en"
     seen: int = -1  # records already announced; -1: not looked yet (a resumed game is not re-said)
     _question: tuple[int, int] | None = field(default=None, repr=False)
+    #: The learn panel's lessons at the last look (key and words, in ``language``).
+    _lessons: frozenset[tuple[str, str]] = field(default=frozenset(), repr=False)
 
     def __post_init__(self) -> None:
         if self.language not in LANGUAGES:
@@ -145,8 +158,9 @@ class Announcer:
 
     def _after(self, table: TableSession) -> Narration:
         records = table.game.records
-        if self.seen < 0:
-            self.seen = len(records)
+        lessons = table.learn.lessons(table.game) if table.learn is not None else ()
+        if self.seen < 0:  # the first look (its words are dropped): the lessons wait for the next
+            self.seen, lessons = len(records), ()
         say: list[Utterance] = []
         withdraw: set[str] = set()
         if len(records) < self.seen:  # undone: what was not said yet no longer holds
@@ -161,6 +175,13 @@ class Announcer:
         elif self._question != (id(q), q.index):
             self._question = (id(q), q.index)
             say.append(Utterance(self._ask(q), "question", "question"))
+        said_before = self._lessons
+        for key, text in lessons:
+            if (key, text) not in said_before:
+                say.append(Utterance(cards_said(text, self.language), "lesson", f"lesson {key}"))
+        now = {key for key, _text in lessons}
+        withdraw |= {f"lesson {key}" for key, _text in said_before if key not in now}
+        self._lessons = frozenset(lessons)
         return Narration(tuple(say), frozenset(withdraw))
 
     def record(self, record: Record, index: int, table: TableSession) -> list[Utterance]:
