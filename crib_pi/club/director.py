@@ -91,7 +91,7 @@ class Director:
                     touched.add(event.table)
                 except MessageError as exc:
                     self._report(where[0], str(exc))
-            for table, record in complete:
+            for table, record in dict.fromkeys(complete):  # once each, in order
                 self._settle(table, record)
             self.store.commit()
         except BaseException:
