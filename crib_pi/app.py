@@ -13,6 +13,7 @@ import queue
 import signal
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import FrameType
 
@@ -26,6 +27,7 @@ from crib_pi.session.locate import camera_advice
 from crib_pi.session.pipeline import FramePipeline, Recognizer
 from crib_pi.session.table import Press, TableSession
 from crib_pi.session.tracker import Sighting
+from crib_pi.snapshot import BoardSnapshot
 from crib_pi.voice.speech import Utterance
 from crib_pi.voice.words import Announcer, voice_level
 
@@ -58,6 +60,8 @@ class Assistant:
     _sightings: queue.Queue[list[Sighting]] = field(default_factory=lambda: queue.Queue(8))
     announcer: Announcer = field(init=False)
     _signalled: int | None = field(default=None, init=False)
+    #: Called with each snapshot the screen is shown (the board's web page, crib_pi.web).
+    listeners: list[Callable[[BoardSnapshot], None]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.announcer = Announcer(self.devices.config.voice.spoken_language())
@@ -99,7 +103,7 @@ class Assistant:
         self._handle_signals()
         camera = threading.Thread(target=self._camera_loop, name="camera", daemon=True)
         camera.start()
-        self.devices.show(self.table.snapshot())
+        self.show()
         if service:
             notify("READY=1\nSTATUS=keeping score")
         ping = watchdog_interval() if service else None
@@ -111,7 +115,7 @@ class Assistant:
                 changed = self._step()
                 if changed:
                     self.table.log.commit((LIVE, 0, self.table.state()))
-                    self.devices.show(self.table.snapshot())
+                    self.show()
                     self.speak()
                 if ping is not None and time.monotonic() - last_ping >= ping:
                     notify("WATCHDOG=1")
@@ -123,6 +127,17 @@ class Assistant:
             self.stop.set()
             camera.join(timeout=2)
             self.table.log.commit((LIVE, 0, self.table.state()))
+
+    def show(self) -> None:
+        """The board on the screen, and the same snapshot to each listener; a listener that
+        fails is logged, never stops the game."""
+        snapshot = self.table.snapshot()
+        self.devices.show(snapshot)
+        for listener in self.listeners:
+            try:
+                listener(snapshot)
+            except Exception:
+                log.exception("a board listener failed")
 
     def _step(self) -> bool:
         changed = False

@@ -31,6 +31,9 @@ checked before anything starts: an unknown key or a bad value is refused with it
     [devices]              # buttons, LED strip, screen, camera: see docs/devices.md
 
     [club]                 # a club's tables: see crib_pi/club/config.py
+
+    [web]                  # the board, read-only, in a browser on the LAN (off by default):
+                           # enabled, bind, port, language, clients, banner (crib_pi/web/config.py)
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from crib_pi.devices.config import DeviceConfig
 from crib_pi.errors import CribError
 from crib_pi.i18n import LANGUAGES, _
 from crib_pi.players import player_name
+from crib_pi.web.config import WebConfig
 
 SYSTEM_PATH = Path("/etc/crib-pi/config.toml")
 
@@ -89,6 +93,7 @@ class AppConfig:
     path: Path | None = None
     language: str = ""
     club: ClubConfig = field(default_factory=ClubConfig)  # [club]: crib_pi/club/config.py
+    web: WebConfig = field(default_factory=WebConfig)  # [web]: crib_pi/web/config.py
 
     def describe(self) -> str:
         g, s = self.game, self.session
@@ -128,6 +133,9 @@ class AppConfig:
                 pin=leds.pin,
                 amps=leds.max_amps,
             ),
+            _("board on the web: {where}").format(
+                where=f"http://{self.web.bind}:{self.web.port}/" if self.web.enabled else _("off")
+            ),
         ]
         return "\n".join(lines)
 
@@ -166,7 +174,7 @@ def _typed(table: Mapping[str, Any], key: str, kind: type | tuple[type, ...], wh
 
 
 def from_mapping(data: Mapping[str, Any], path: Path | None = None) -> AppConfig:
-    _only(data, {"language", "game", "players", "session", "store", "devices", "club"}, "")
+    _only(data, {"language", "game", "players", "session", "store", "devices", "club", "web"}, "")
     language = data.get("language", "")
     if not isinstance(language, str) or (language and language not in LANGUAGES):
         raise ConfigError(
@@ -237,7 +245,11 @@ def from_mapping(data: Mapping[str, Any], path: Path | None = None) -> AppConfig
         club = ClubConfig.from_mapping(_table(data, "club"))
     except CribError as exc:
         raise ConfigError(str(exc)) from None
-    return AppConfig(options, session_config, db, devices, path, language, club)
+    try:
+        web = WebConfig.from_mapping(_table(data, "web"))
+    except CribError as exc:
+        raise ConfigError(str(exc)) from None
+    return AppConfig(options, session_config, db, devices, path, language, club, web)
 
 
 def configured_language(path: Path | None = None) -> str:

@@ -159,6 +159,7 @@ def live(args: argparse.Namespace, devices: Any, config: Any) -> int:
     from crib_pi.session.table import TableSession
     from crib_pi.session.tracker import Tracker
     from crib_pi.store import GameLog, StoreError, check_ours, default_db, open_store
+    from crib_pi.web.server import start_board_server
 
     if args.db and not args.service:
         check_ours(args.db)  # a --db typed now that is not ours: say so, rather than play on
@@ -184,9 +185,16 @@ def live(args: argparse.Namespace, devices: Any, config: Any) -> int:
     if state is not None and not table.restore(state):
         problems.append("the saved table state did not match the game; the mat is read afresh")
     recognizer = _recognizer(problems, config.session.deck)
+    web = start_board_server(config.web, problems)  # the board in a browser, if [web] says so
     for problem in problems:
         print(f"crib-pi: {problem}", file=sys.stderr)
-    Assistant(devices, table, recognizer, fps=config.session.fps).run(service=args.service)
+    assistant = Assistant(devices, table, recognizer, fps=config.session.fps)
+    assistant.listeners += [web.publish] if web is not None else []
+    try:
+        assistant.run(service=args.service)
+    finally:
+        if web is not None:
+            web.close()
     return 0
 
 
