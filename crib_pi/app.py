@@ -20,7 +20,7 @@ from types import FrameType
 import cv2
 
 from crib_pi.devices import Devices
-from crib_pi.devices.button_logic import ButtonEvent
+from crib_pi.devices.buttons.logic import ButtonEvent
 from crib_pi.mat import Mat
 from crib_pi.notify import notify, watchdog_interval
 from crib_pi.session.locate import camera_advice

@@ -3,11 +3,11 @@
 
 Standard library only: ``python3 hardware/power_budget.py [--sides N] [--json]``.
 
-The frames are modelled on what the software draws (``crib_pi/devices/led_frame.py``): dim
+The frames are modelled on what the software draws (``crib_pi/devices/leds/frame.py``): dim
 markers on every fifth hole, the game hole and the first hole past each skunk line, each
 side's back peg at ``BACK_LEVEL`` of its colour and its front peg at full colour. Current is
 estimated the same way the software estimates it before every ``show()``
-(``crib_pi/devices/led_power.py``): each colour channel draws ``MA_PER_CHANNEL`` mA at 255, in
+(``crib_pi/devices/leds/power.py``): each colour channel draws ``MA_PER_CHANNEL`` mA at 255, in
 proportion to its value. The constants below copy the software's defaults; the tests check
 that they still agree with ``crib_pi``.
 """

@@ -11,7 +11,7 @@ import numpy as np
 from crib_pi.actions import GameOptions
 from crib_pi.app import Assistant
 from crib_pi.devices import make_devices
-from crib_pi.devices.cameras import MockCamera
+from crib_pi.devices.cameras.base import MockCamera
 from crib_pi.mat import Mat
 from crib_pi.session.pipeline import NoRecognizer
 from crib_pi.session.table import TableSession

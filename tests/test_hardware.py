@@ -15,9 +15,9 @@ import pytest
 
 from crib_pi.devices import scenes
 from crib_pi.devices.config import DEFAULT_BUTTONS, LedConfig
-from crib_pi.devices.led_frame import LedStyle, render_frame, win_frames
-from crib_pi.devices.led_layout import LedLayout
-from crib_pi.devices.led_power import PowerLimit
+from crib_pi.devices.leds.frame import LedStyle, render_frame, win_frames
+from crib_pi.devices.leds.layout import LedLayout
+from crib_pi.devices.leds.power import PowerLimit
 from tests.conftest import load_script
 
 HARDWARE = Path(__file__).resolve().parent.parent / "hardware"

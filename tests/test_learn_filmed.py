@@ -18,7 +18,7 @@ import pytest
 from crib_pi.actions import Action, Crib, Deal, Discard, GameOptions, Play, Show
 from crib_pi.coach import compare_discard, rank_discards
 from crib_pi.commands.session import read_presses
-from crib_pi.devices.screen_draw import render
+from crib_pi.devices.screen.draw import render
 from crib_pi.learn.guided import GUIDED_HANDS
 from crib_pi.learn.mode import choice_line
 from crib_pi.learn.rules import explain

@@ -19,7 +19,7 @@ import pytest
 from crib_pi.cards import Card
 from crib_pi.commands import learn_deck
 from crib_pi.devices import make_devices
-from crib_pi.devices.cameras import CameraFrame
+from crib_pi.devices.cameras.base import CameraFrame
 from crib_pi.devices.clock import FakeClock
 from crib_pi.session.faces import plain_face
 from crib_pi.session.lesson import (

@@ -120,9 +120,9 @@ def run_board(args: argparse.Namespace) -> int:
     if args.png is None and args.leds_json is None:
         return _show_on_devices(snapshot, config, args.seconds)
     if args.leds_json is not None:
-        from crib_pi.devices.led_frame import LedStyle, render_frame
-        from crib_pi.devices.led_layout import LedLayout
-        from crib_pi.devices.led_power import PowerLimit
+        from crib_pi.devices.leds.frame import LedStyle, render_frame
+        from crib_pi.devices.leds.layout import LedLayout
+        from crib_pi.devices.leds.power import PowerLimit
 
         layout = LedLayout.from_config(config.leds, len(snapshot.sides))
         frame = render_frame(snapshot, layout, LedStyle.from_config(config.leds))
@@ -131,7 +131,7 @@ def run_board(args: argparse.Namespace) -> int:
     if args.png is not None:
         import pygame
 
-        from crib_pi.devices.screen_draw import render
+        from crib_pi.devices.screen.draw import render
 
         try:
             pygame.image.save(render(snapshot, size), str(args.png))

@@ -131,7 +131,7 @@ def _run(args: argparse.Namespace) -> int:
 
     from crib_pi.config import load
     from crib_pi.devices import make_devices
-    from crib_pi.devices.cameras import NullCamera
+    from crib_pi.devices.cameras.base import NullCamera
 
     config = load(args.config)
     changes = {
@@ -358,8 +358,8 @@ def _result(summary: dict[str, Any], names: tuple[str, ...] = ()) -> str:
 def _save_board(table: Any, path: Path) -> None:
     """Draw the board as the screen shows it, without a display (SDL's dummy driver)."""
     from crib_pi.devices.config import ScreenConfig
-    from crib_pi.devices.pygame_screen import PygameScreen
     from crib_pi.devices.report import Reporter
+    from crib_pi.devices.screen.pygame_ce import PygameScreen
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     screen = PygameScreen(ScreenConfig(size=(800, 480)), Reporter())

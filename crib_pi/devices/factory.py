@@ -14,16 +14,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from crib_pi.devices.buttons import Buttons, ButtonSet, MockButtons
-from crib_pi.devices.cameras import Camera, MockCamera, NullCamera
+from crib_pi.devices.buttons.base import Buttons, ButtonSet, MockButtons
+from crib_pi.devices.cameras.base import Camera, MockCamera, NullCamera
 from crib_pi.devices.clock import Clock, FakeClock, SystemClock
 from crib_pi.devices.config import BACKENDS, DeviceConfig, LedConfig
 from crib_pi.devices.errors import DeviceConfigError, DeviceUnavailableError
-from crib_pi.devices.led_board import LedBoard
-from crib_pi.devices.led_layout import LedLayout
+from crib_pi.devices.leds.base import LedStrip, MockStrip, NullStrip
+from crib_pi.devices.leds.board import LedBoard
+from crib_pi.devices.leds.layout import LedLayout
 from crib_pi.devices.report import DeviceProblem, Reporter
-from crib_pi.devices.screens import Hint, MockScreen, NullScreen, Screen
-from crib_pi.devices.strips import LedStrip, MockStrip, NullStrip
+from crib_pi.devices.screen.base import Hint, MockScreen, NullScreen, Screen
 from crib_pi.i18n import N_, _
 from crib_pi.snapshot import BoardSnapshot
 from crib_pi.voice.speakers import MockSpeaker, Speaker
@@ -183,9 +183,9 @@ def _hints(config: DeviceConfig, keys: bool) -> tuple[Hint, ...]:
 
 
 def _desktop(config: DeviceConfig, clock: Clock, reporter: Reporter) -> Devices:
-    from crib_pi.devices.cv_camera import CvCamera
-    from crib_pi.devices.key_buttons import KeyButtons
-    from crib_pi.devices.pygame_screen import PygameScreen
+    from crib_pi.devices.buttons.keys import KeyButtons
+    from crib_pi.devices.cameras.cv import CvCamera
+    from crib_pi.devices.screen.pygame_ce import PygameScreen
 
     screen: Screen = _try(
         reporter, lambda: PygameScreen(config.screen, reporter, _hints(config, True)), NullScreen
@@ -205,9 +205,9 @@ def _desktop(config: DeviceConfig, clock: Clock, reporter: Reporter) -> Devices:
 def _pi(config: DeviceConfig, clock: Clock, reporter: Reporter, pin_factory: Any) -> Devices:
     import dataclasses
 
-    from crib_pi.devices.gpio_buttons import GpioButtons
-    from crib_pi.devices.pi_camera import PiCamera
-    from crib_pi.devices.pygame_screen import PygameScreen
+    from crib_pi.devices.buttons.gpio import GpioButtons
+    from crib_pi.devices.cameras.pi import PiCamera
+    from crib_pi.devices.screen.pygame_ce import PygameScreen
 
     screen_config = config.screen
     if not screen_config.driver and not os.environ.get("SDL_VIDEODRIVER"):
@@ -263,7 +263,7 @@ def _pi_strip(config: LedConfig, count: int, reporter: Reporter) -> LedStrip:
     if driver == "auto":
         driver = "pi5neo" if "raspberry pi 5" in on_a_pi().lower() else "ws281x"
     if driver == "pi5neo":
-        from crib_pi.devices.pi5neo_strip import Pi5NeoStrip
+        from crib_pi.devices.leds.pi5neo import Pi5NeoStrip
 
         strip = Pi5NeoStrip(config, count)
         if strip.too_long_for_default_buffer:
@@ -275,6 +275,6 @@ def _pi_strip(config: LedConfig, count: int, reporter: Reporter) -> LedStrip:
                 ).format(count=count),
             )
         return strip
-    from crib_pi.devices.ws281x_strip import Ws281xStrip
+    from crib_pi.devices.leds.ws281x import Ws281xStrip
 
     return Ws281xStrip(config, count)

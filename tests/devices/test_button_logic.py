@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from crib_pi.devices.button_logic import ButtonEvent
-from crib_pi.devices.buttons import MockButtons
+from crib_pi.devices.buttons.base import MockButtons
+from crib_pi.devices.buttons.logic import ButtonEvent
 from crib_pi.devices.clock import FakeClock
 from crib_pi.devices.config import ButtonsConfig
 from crib_pi.devices.report import Reporter

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from crib_pi.devices.cameras import MockCamera
+from crib_pi.devices.cameras.base import MockCamera
 from crib_pi.devices.clock import FakeClock
 from crib_pi.devices.config import CameraConfig
 from crib_pi.devices.errors import DeviceUnavailableError
@@ -43,7 +43,7 @@ def write_video(path: Path, frames: int) -> None:
 def test_the_desktop_camera_reads_rgb_frames_and_reports_the_end_once(
     tmp_path: Path, clock: FakeClock, reporter: Reporter
 ) -> None:
-    from crib_pi.devices.cv_camera import CvCamera
+    from crib_pi.devices.cameras.cv import CvCamera
 
     video = tmp_path / "table.avi"
     write_video(video, 3)
@@ -67,7 +67,7 @@ def test_no_camera_at_a_path_is_unavailable(
     tmp_path: Path, clock: FakeClock, reporter: Reporter
 ) -> None:
     pytest.importorskip("cv2")
-    from crib_pi.devices.cv_camera import CvCamera
+    from crib_pi.devices.cameras.cv import CvCamera
 
     with pytest.raises(DeviceUnavailableError, match="no camera"):
         CvCamera(CameraConfig(device=str(tmp_path / "none.avi")), clock, reporter)
@@ -102,7 +102,7 @@ def test_a_webcam_that_fails_reads_is_retried_reported_and_reconnected(
     clock: FakeClock, reporter: Reporter
 ) -> None:
     pytest.importorskip("cv2")
-    from crib_pi.devices.cv_camera import FAILS_BEFORE_RECONNECT, RECONNECT_EVERY, CvCamera
+    from crib_pi.devices.cameras.cv import FAILS_BEFORE_RECONNECT, RECONNECT_EVERY, CvCamera
 
     first = FlakyCapture([True, False, True] + [False] * FAILS_BEFORE_RECONNECT)
     unplugged = FlakyCapture([], opened=False)
@@ -128,7 +128,7 @@ def test_a_webcam_that_fails_reads_is_retried_reported_and_reconnected(
 
 def test_no_webcam_device_is_said_plainly(clock: FakeClock, reporter: Reporter) -> None:
     pytest.importorskip("cv2")
-    from crib_pi.devices.cv_camera import CvCamera
+    from crib_pi.devices.cameras.cv import CvCamera
 
     with pytest.raises(DeviceUnavailableError, match="/dev/video987"):
         CvCamera(CameraConfig(device="987"), clock, reporter)

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from crib_pi.devices import Devices, make_devices
-from crib_pi.devices.cameras import CameraFrame
+from crib_pi.devices.cameras.base import CameraFrame
 from crib_pi.devices.clock import FakeClock
 from crib_pi.devices.factory import on_a_pi
-from crib_pi.devices.led_frame import OFF
+from crib_pi.devices.leds.frame import OFF
 from crib_pi.devices.scenes import SCENES, pegs_snapshot
 
 NEEDS = {

@@ -13,14 +13,14 @@ from typing import Any
 import pytest
 
 from crib_pi.devices import make_devices
-from crib_pi.devices.buttons import ButtonSet
-from crib_pi.devices.cameras import NullCamera
+from crib_pi.devices.buttons.base import ButtonSet
+from crib_pi.devices.cameras.base import NullCamera
 from crib_pi.devices.clock import FakeClock
 from crib_pi.devices.config import DeviceConfig
 from crib_pi.devices.factory import on_a_pi
+from crib_pi.devices.leds.base import NullStrip
 from crib_pi.devices.scenes import pegs_snapshot
-from crib_pi.devices.screens import NullScreen
-from crib_pi.devices.strips import NullStrip
+from crib_pi.devices.screen.base import NullScreen
 from crib_pi.i18n import in_language
 from crib_pi.voice.speech import NullVoice
 

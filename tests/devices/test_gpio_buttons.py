@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from crib_pi.devices.buttons.gpio import GpioButtons
 from crib_pi.devices.clock import FakeClock
 from crib_pi.devices.config import ButtonsConfig
-from crib_pi.devices.gpio_buttons import GpioButtons
 from crib_pi.devices.report import Reporter
 
 CONFIG = ButtonsConfig()  # go 17, confirm 27, undo 22

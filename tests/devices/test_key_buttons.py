@@ -20,7 +20,7 @@ def post_key(pygame: Any, key: str, down: bool) -> None:
 def test_space_is_go_and_held_backspace_repeats_undo(
     pygame_display: Any, clock: FakeClock, reporter: Reporter
 ) -> None:
-    from crib_pi.devices.key_buttons import KeyButtons
+    from crib_pi.devices.buttons.keys import KeyButtons
 
     pygame = pygame_display
     pygame.display.set_mode((200, 100))
@@ -42,7 +42,7 @@ def test_space_is_go_and_held_backspace_repeats_undo(
 def test_other_events_are_left_for_the_screen(
     pygame_display: Any, clock: FakeClock, reporter: Reporter
 ) -> None:
-    from crib_pi.devices.key_buttons import KeyButtons
+    from crib_pi.devices.buttons.keys import KeyButtons
 
     pygame = pygame_display
     pygame.display.set_mode((200, 100))
@@ -55,7 +55,7 @@ def test_other_events_are_left_for_the_screen(
 def test_an_unknown_key_name_is_a_config_error(
     pygame_display: Any, clock: FakeClock, reporter: Reporter
 ) -> None:
-    from crib_pi.devices.key_buttons import KeyButtons
+    from crib_pi.devices.buttons.keys import KeyButtons
 
     pygame_display.display.set_mode((200, 100))
     config = DeviceConfig.from_mapping({"buttons": {"go": {"keys": ["no-such-key"]}}})

@@ -7,11 +7,11 @@ import pytest
 from crib_pi.devices.clock import FakeClock
 from crib_pi.devices.config import DeviceConfig, LedConfig
 from crib_pi.devices.errors import DeviceConfigError
-from crib_pi.devices.led_board import LedBoard
-from crib_pi.devices.led_frame import OFF
+from crib_pi.devices.leds.base import MockStrip
+from crib_pi.devices.leds.board import LedBoard
+from crib_pi.devices.leds.frame import OFF
 from crib_pi.devices.report import Reporter
 from crib_pi.devices.scenes import pegs_snapshot, win
-from crib_pi.devices.strips import MockStrip
 
 CONFIG = LedConfig()
 

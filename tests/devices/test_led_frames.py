@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from crib_pi.devices.config import DeviceConfig
-from crib_pi.devices.led_frame import (
+from crib_pi.devices.leds.frame import (
     OFF,
     Frame,
     LedStyle,
@@ -13,8 +13,8 @@ from crib_pi.devices.led_frame import (
     render_frame,
     win_frames,
 )
-from crib_pi.devices.led_layout import LedLayout
-from crib_pi.devices.led_power import PowerLimit
+from crib_pi.devices.leds.layout import LedLayout
+from crib_pi.devices.leds.power import PowerLimit
 from crib_pi.devices.scenes import SCENES, pegs_snapshot
 from crib_pi.snapshot import BoardSnapshot
 

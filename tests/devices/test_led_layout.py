@@ -6,7 +6,7 @@ import pytest
 
 from crib_pi.devices.config import DeviceConfig
 from crib_pi.devices.errors import DeviceConfigError
-from crib_pi.devices.led_layout import LedLayout
+from crib_pi.devices.leds.layout import LedLayout
 
 
 def test_default_layout_is_p_times_121_plus_h_minus_1() -> None:

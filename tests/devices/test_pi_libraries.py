@@ -24,12 +24,12 @@ from typing import Any
 import pytest
 
 from crib_pi.devices import make_devices
-from crib_pi.devices.cameras import NullCamera
+from crib_pi.devices.cameras.base import NullCamera
 from crib_pi.devices.clock import FakeClock
 from crib_pi.devices.config import DeviceConfig
 from crib_pi.devices.factory import on_a_pi
+from crib_pi.devices.leds.base import NullStrip
 from crib_pi.devices.scenes import pegs_snapshot
-from crib_pi.devices.strips import NullStrip
 
 pytestmark = pytest.mark.skipif(bool(on_a_pi()), reason="on a Pi the real libraries are there")
 

@@ -30,7 +30,7 @@ def colour_near(
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("scene", SCENES)
 def test_every_scene_draws_at_every_size(scene: str, size: tuple[int, int]) -> None:
-    from crib_pi.devices.screen_draw import render
+    from crib_pi.devices.screen.draw import render
 
     surface = render(SCENES[scene](), size)
     assert surface.get_size() == size
@@ -44,10 +44,10 @@ def test_every_scene_draws_at_every_size(scene: str, size: tuple[int, int]) -> N
 
 @pytest.mark.parametrize("size", [(800, 480), (720, 1280)])
 def test_pegs_are_drawn_where_the_board_geometry_says(size: tuple[int, int]) -> None:
-    from crib_pi.devices import screen_style as st
-    from crib_pi.devices.screen_board import BoardGeometry
-    from crib_pi.devices.screen_draw import render
-    from crib_pi.devices.screen_layout import ScreenLayout
+    from crib_pi.devices.screen import style as st
+    from crib_pi.devices.screen.board import BoardGeometry
+    from crib_pi.devices.screen.draw import render
+    from crib_pi.devices.screen.layout import ScreenLayout
 
     snapshot = pegs_snapshot([(45, 40), (97, 91)], 2)
     surface = render(snapshot, size)
@@ -60,7 +60,7 @@ def test_pegs_are_drawn_where_the_board_geometry_says(size: tuple[int, int]) -> 
 
 
 def test_the_screen_window_shows_saves_and_closes_twice(tmp_path: Path, reporter: Reporter) -> None:
-    from crib_pi.devices.pygame_screen import PygameScreen
+    from crib_pi.devices.screen.pygame_ce import PygameScreen
 
     screen = PygameScreen(ScreenConfig(size=(720, 1280)), reporter, (("Space", "go"),))
     assert screen.size == (720, 1280)
@@ -78,7 +78,7 @@ def test_the_screen_window_shows_saves_and_closes_twice(tmp_path: Path, reporter
 
 
 def test_a_drawing_failure_is_reported_once_and_the_game_goes_on(reporter: Reporter) -> None:
-    from crib_pi.devices.pygame_screen import PygameScreen
+    from crib_pi.devices.screen.pygame_ce import PygameScreen
 
     screen = PygameScreen(ScreenConfig(size=(800, 480)), reporter)
     broken = pegs_snapshot([(45, 40), (97, 91)], 2)
@@ -93,7 +93,7 @@ def test_no_display_is_a_device_unavailable_error(
     reporter: Reporter, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from crib_pi.devices.errors import DeviceUnavailableError
-    from crib_pi.devices.pygame_screen import PygameScreen
+    from crib_pi.devices.screen.pygame_ce import PygameScreen
 
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     with pytest.raises(DeviceUnavailableError, match="no display"):

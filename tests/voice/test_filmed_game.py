@@ -12,8 +12,8 @@ import pytest
 
 from crib_pi.actions import Claim, Crib, Cut, GameOptions, Go, Muggins, Play, Show
 from crib_pi.commands.session import read_presses
-from crib_pi.devices import screen_style
-from crib_pi.devices.screen_draw import render
+from crib_pi.devices.screen import style as screen_style
+from crib_pi.devices.screen.draw import render
 from crib_pi.game import Record
 from crib_pi.i18n import in_language
 from crib_pi.mat import Mat

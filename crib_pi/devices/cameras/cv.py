@@ -1,7 +1,7 @@
 """A USB webcam (or a video file) on a laptop through OpenCV's ``cv2.VideoCapture``.
 
 V4L2 with MJPG and a one-frame buffer cuts the lag between the table and the picture. OpenCV
-cannot open a Pi camera module (libcamera); use ``pi_camera`` there. ``set()`` may silently
+cannot open a Pi camera module (libcamera); use ``cameras.pi`` there. ``set()`` may silently
 not apply, so each setting is read back and a refusal is reported once.
 
 A webcam that fails a read is not given up on: after ``FAILS_BEFORE_RECONNECT`` failed reads
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from crib_pi.devices.cameras import CameraFrame
+from crib_pi.devices.cameras.base import CameraFrame
 from crib_pi.devices.clock import Clock
 from crib_pi.devices.config import CameraConfig
 from crib_pi.devices.errors import DeviceUnavailableError

@@ -7,8 +7,8 @@ holding Backspace repeats Undo just like holding the real Undo button.
 
 from __future__ import annotations
 
-from crib_pi.devices.button_logic import ButtonEvent
-from crib_pi.devices.buttons import ButtonSet
+from crib_pi.devices.buttons.base import ButtonSet
+from crib_pi.devices.buttons.logic import ButtonEvent
 from crib_pi.devices.clock import Clock
 from crib_pi.devices.config import ButtonsConfig
 from crib_pi.devices.errors import DeviceConfigError, DeviceUnavailableError

@@ -3,7 +3,7 @@
 On GPIO 10 the library drives the strip through ``/dev/spidev0.0`` and ``/dev/gpiomem``, so the
 service's ``crib-pi`` user (groups spi and gpio) needs no root; PWM (GPIO 18) and PCM (GPIO 21)
 need ``/dev/mem``, i.e. root. ``rpi_ws281x`` refuses a Pi 5 ("Hardware revision is not
-supported"); use ``pi5neo_strip`` there. Not yet run on a real Pi by this project: it follows the
+supported"); use ``leds.pi5neo`` there. Not yet run on a real Pi by this project: it follows the
 library's ``PixelStrip`` API.
 
 A failed ``begin()`` leaves the library's atexit cleanup registered, and that cleanup calls

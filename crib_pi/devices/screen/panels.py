@@ -8,9 +8,9 @@ from __future__ import annotations
 import pygame
 
 from crib_pi.cards import Card
-from crib_pi.devices import screen_style as st
-from crib_pi.devices.screen_layout import Box
-from crib_pi.devices.screens import Hint
+from crib_pi.devices.screen import style as st
+from crib_pi.devices.screen.base import Hint
+from crib_pi.devices.screen.layout import Box
 from crib_pi.devices.snapshot_view import dealer_side, leader, skunk_threatened, winning_side
 from crib_pi.i18n import N_, _
 from crib_pi.snapshot import BoardSnapshot

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pygame
 
-from crib_pi.devices import screen_style as st
-from crib_pi.devices.screen_board import draw_board
-from crib_pi.devices.screen_layout import ScreenLayout
-from crib_pi.devices.screen_panels import (
+from crib_pi.devices.screen import style as st
+from crib_pi.devices.screen.base import Hint
+from crib_pi.devices.screen.board import draw_board
+from crib_pi.devices.screen.layout import ScreenLayout
+from crib_pi.devices.screen.panels import (
     draw_event,
     draw_flags,
     draw_learn,
@@ -17,7 +18,6 @@ from crib_pi.devices.screen_panels import (
     draw_scores,
     draw_win,
 )
-from crib_pi.devices.screens import Hint
 from crib_pi.i18n import N_
 from crib_pi.snapshot import BoardSnapshot
 

@@ -14,7 +14,7 @@ from typing import Any
 from crib_pi.devices.config import ScreenConfig
 from crib_pi.devices.errors import DeviceUnavailableError
 from crib_pi.devices.report import Reporter
-from crib_pi.devices.screens import Hint
+from crib_pi.devices.screen.base import Hint
 from crib_pi.i18n import _
 from crib_pi.snapshot import BoardSnapshot
 
@@ -78,7 +78,7 @@ class PygameScreen:
     def show(self, snapshot: BoardSnapshot) -> None:
         if self._closed or self._failed:
             return
-        from crib_pi.devices.screen_draw import draw
+        from crib_pi.devices.screen.draw import draw
 
         self.last = snapshot
         try:

@@ -1,7 +1,7 @@
 """LED frames drawn from a board snapshot: pegs, markers, a move animation and a win display.
 
 A frame is one (r, g, b) per LED of the strip, before brightness and the current limit
-(``led_power``) are applied. Drawn in layers, later ones on top: dim markers (every fifth
+(``power``) are applied. Drawn in layers, later ones on top: dim markers (every fifth
 hole, the game hole, the first hole past each skunk line), then each side's back peg at
 ``back_level`` of its colour, then its front peg at full colour. On a shared track, pegs in
 the same hole add their colours.
@@ -13,7 +13,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from crib_pi.devices.config import RGB, LedConfig
-from crib_pi.devices.led_layout import LedLayout
+from crib_pi.devices.leds.layout import LedLayout
 from crib_pi.devices.snapshot_view import skunk_threatened, winning_side
 from crib_pi.snapshot import BoardSnapshot
 

@@ -11,7 +11,7 @@ import queue
 from collections.abc import Iterable
 from typing import Protocol
 
-from crib_pi.devices.button_logic import ButtonEvent, ButtonLogic
+from crib_pi.devices.buttons.logic import ButtonEvent, ButtonLogic
 from crib_pi.devices.clock import Clock
 from crib_pi.devices.config import ButtonsConfig
 from crib_pi.devices.errors import DeviceConfigError

@@ -1,7 +1,7 @@
 """LED strips: what a driver must do, the recording mock and the null strip.
 
 A strip only shows finished frames; layout, animation and the current limit happen before
-(``led_board``), so every driver gets the same, already safe, frames.
+(``leds.board``), so every driver gets the same, already safe, frames.
 """
 
 from __future__ import annotations

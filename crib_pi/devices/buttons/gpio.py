@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from crib_pi.devices.buttons import ButtonSet
+from crib_pi.devices.buttons.base import ButtonSet
 from crib_pi.devices.clock import Clock
 from crib_pi.devices.config import ButtonsConfig
 from crib_pi.devices.errors import DeviceUnavailableError

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import pygame
 
-from crib_pi.devices import screen_style as st
-from crib_pi.devices.screen_layout import Box
+from crib_pi.devices.screen import style as st
+from crib_pi.devices.screen.layout import Box
 from crib_pi.devices.snapshot_view import skunk_threatened
 from crib_pi.snapshot import BoardSnapshot
 

@@ -13,12 +13,12 @@ import dataclasses
 from crib_pi.devices.clock import Clock
 from crib_pi.devices.config import LedConfig
 from crib_pi.devices.errors import DeviceConfigError
-from crib_pi.devices.led_frame import OFF, Frame, LedStyle, move_frames, render_frame, win_frames
-from crib_pi.devices.led_layout import LedLayout
-from crib_pi.devices.led_power import PowerLimit
+from crib_pi.devices.leds.base import LedStrip
+from crib_pi.devices.leds.frame import OFF, Frame, LedStyle, move_frames, render_frame, win_frames
+from crib_pi.devices.leds.layout import LedLayout
+from crib_pi.devices.leds.power import PowerLimit
 from crib_pi.devices.report import Reporter
 from crib_pi.devices.snapshot_view import winning_side
-from crib_pi.devices.strips import LedStrip
 from crib_pi.i18n import _
 from crib_pi.snapshot import BoardSnapshot
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from crib_pi.devices.cameras import CameraFrame
+from crib_pi.devices.cameras.base import CameraFrame
 from crib_pi.devices.clock import Clock
 from crib_pi.devices.config import CameraConfig
 from crib_pi.devices.errors import DeviceUnavailableError

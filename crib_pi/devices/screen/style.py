@@ -12,7 +12,7 @@ from typing import Any
 
 import pygame
 
-from crib_pi.devices.screen_layout import Box
+from crib_pi.devices.screen.layout import Box
 
 RGB = tuple[int, int, int]
 BACKGROUND: RGB = (17, 21, 27)
