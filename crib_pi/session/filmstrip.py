@@ -216,7 +216,14 @@ class Film:
         self.on_mat.append(crooked)
         self.shoot(hand=(placed.centre[0] + 60, placed.centre[1] - 60))
         self.on_mat[-1] = placed
-        self.settled.append({"card": str(placed.card), "frame": self.frame + 1, "again": again})
+        self.settled.append(
+            {
+                "card": str(placed.card),
+                "frame": self.frame + 1,
+                "again": again,
+                "centre": [round(placed.centre[0], 1), round(placed.centre[1], 1)],
+            }
+        )
         for i in range(self.stable + 1):
             self.shoot(glare=i == 1 and self.rng.random() < 0.3)
 

@@ -1,0 +1,407 @@
+"""Find the cards: pieces of card-sized paper lying on the mat, whatever is printed on them.
+
+Step one of a frame's way through recognition (find the cards, read each card, decide). The
+camera does not move and the mat's homography is known, so the mat is looked at in its own
+millimetres, where every card has the same size. The finder keeps a picture of the mat as it
+was when nothing was moving (``reference``). A card laid changes a card-shaped patch of that
+picture: it lands on top of its row, so its whole face differs from what it covers. A patch
+is a card once it has kept the same card-sized outline in ``CONFIRM`` frames in a row; a hand
+passing is never card-shaped, and a card held still by a hand joins the hand's patch until
+it is let go. A card is gone when what it covered shows again. Only then does the reference
+change, so a hand, a shadow or glare never enters it.
+
+Lighting changes from frame to frame (clouds, a lamp, people leaning over), so every frame is
+divided by its own smooth estimate of the paper's brightness before it is compared: paper is
+then near 1 and ink well below it, in any light.
+
+What the finder gives the rest: each card's outline on the mat, in the order they lie (last
+laid on top). Whether an index read belongs to one of them (``host``) is decided here too: an
+index counts only at the corner of a card, at that card's scale and upright along its long
+side, so a picture of a card (a card back's design, a box, a poster) is never a card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from crib_pi.mat import HEIGHT, PX_PER_MM, WIDTH, Mat
+
+Image = npt.NDArray[Any]
+Point = tuple[float, float]
+
+SCALE = 2
+"""Finder pixels a millimetre: a card is 126 x 176 of them, ink lines a few pixels wide."""
+CARD_MM = (63.0, 88.0)
+"""A poker card; bridge cards are 57 mm wide, and both are accepted (``SHORT_MM``)."""
+SHORT_MM = (52.0, 69.0)
+LONG_MM = (80.0, 96.0)
+FILL = 0.8
+"""The least share of its outline a card's patch fills (a hand and a card together fill less)."""
+CHANGED = 0.13
+"""A change in normalised brightness (paper is 1) that counts: ink, an edge, a shadow."""
+INK = 0.8
+"""Normalised brightness below which a pixel is ink (paper is 1)."""
+NOT_MAT = 0.04
+"""The least share of a card's face that differs from the bare mat (its ink, its edge)."""
+CONFIRM = 2
+"""Frames a patch keeps the same outline before it is a card."""
+SAME_MM = 4.0
+"""Outlines whose centres are this close, with the same size and turn, are one card."""
+GONE = 0.6
+"""The share of a card's visible face that must show what it covered for the card to be gone."""
+INDEX_EDGE_MM = 11.0
+"""An index's nearest point lies this close to both edges at its card's corner."""
+EDGE_MM = 4.0
+"""How far a found outline may be from the card's true edge."""
+INDEX_MM = (9.0, 36.0)
+"""An index (rank over suit) is this tall on any deck a table uses."""
+INDEX_TURN = 30.0
+"""Degrees an index's long side may lean from its card's long side."""
+
+
+@dataclass(frozen=True)
+class FoundCard:
+    """A card on the mat: ``quad`` is its outline in mat pixels (``crib_pi.mat``)."""
+
+    id: int
+    quad: tuple[Point, ...]
+    landed: int
+
+    @property
+    def centre(self) -> Point:
+        q = np.asarray(self.quad)
+        return float(q[:, 0].mean()), float(q[:, 1].mean())
+
+
+@dataclass
+class _Patch:
+    quad: Image  # finder pixels, 4 x 2
+    frames: int = 1
+
+
+@dataclass
+class _Card:
+    found: FoundCard
+    quad: Image  # finder pixels
+    under: Image  # the reference inside the card's box before it landed
+    box: tuple[int, int, int, int]
+    gone_frames: int = 0
+
+
+@dataclass
+class CardFinder:
+    """Feed it every frame with the frame-to-mat homography; ``cards`` are those on the mat."""
+
+    mat: Mat
+    frame: int = 0
+    reference: Image | None = None
+    cards: list[FoundCard] = field(default_factory=list)
+    _cards: list[_Card] = field(default_factory=list)
+    _patches: list[_Patch] = field(default_factory=list)
+    _next_id: int = 0
+    _unknown: Image | None = None  # where the first frame did not show the print
+    _print: Image | None = None
+    _empty: Image | None = None  # the mat with nothing on it, as the camera sees it
+    _print_ink: Image | None = None
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return WIDTH * SCALE // PX_PER_MM, HEIGHT * SCALE // PX_PER_MM
+
+    def update(self, frame: Image, homography: npt.NDArray[np.float64]) -> list[FoundCard]:
+        """Look at one frame; returns the cards that landed in it (also added to ``cards``)."""
+        self.frame += 1
+        now = self._normalised(frame, homography)
+        if self.reference is None:
+            self._start(now)
+        self._adopt(now)
+        shapes = [q for q in card_shapes(self._changed(now)) if self._not_mat(q, now)]
+        self._remove_gone(now, shapes)
+        landed = self._land(now, shapes)
+        self.cards = [c.found for c in self._cards]
+        return landed
+
+    def forget(self) -> None:
+        """Everything on the mat now is the mat: after a restart nothing is known of it."""
+        self.reference, self._cards, self._patches, self.cards = None, [], [], []
+
+    def _start(self, now: Image) -> None:
+        """The first reference is the first frame where it shows the mat's print; where it
+        does not (a hand, its shadow, cards left from before) the print stands in for it until
+        the camera's view shows the print there too."""
+        self._print = self._normalised_print()
+        self._unknown = self._unlike_print(now)
+        self.reference = np.where(self._unknown[:, :, None] > 0, self._print, now)
+        self._empty = self.reference.copy()
+        k = np.ones((2 * SCALE + 1, 2 * SCALE + 1), np.uint8)
+        self._print_ink = cv2.erode(self._print.min(axis=2), k) < INK
+
+    def _adopt(self, now: Image) -> None:
+        """Unknown places that now show the print join the reference as they look now."""
+        assert self.reference is not None and self._unknown is not None
+        if not self._unknown.any():
+            return
+        back = (self._unlike_print(now) == 0) & (self._unknown > 0)
+        self.reference[back] = now[back]
+        assert self._empty is not None
+        self._empty[back] = now[back]
+        self._unknown[back] = 0
+
+    def _unlike_print(self, now: Image) -> Image:
+        """Where ``now`` is not the mat's print: both blurred a little first, so lines that
+        the printer and the camera draw a pixel apart do not count."""
+        assert self._print is not None
+        a = cv2.GaussianBlur(now, (0, 0), SCALE)
+        b = cv2.GaussianBlur(self._print, (0, 0), SCALE)
+        unlike = (np.abs(a - b).max(axis=2) > CHANGED / 2).astype(np.uint8)
+        return cv2.dilate(unlike, np.ones((2 * SCALE, 2 * SCALE), np.uint8))
+
+    def _normalised_print(self) -> Image:
+        art = cv2.resize(self.mat.render(), self.size, interpolation=cv2.INTER_AREA)
+        art = cv2.GaussianBlur(art, (0, 0), 0.8)
+        return art.astype(np.float32) / 255.0
+
+    # -- what a frame shows ------------------------------------------------------------
+
+    def _normalised(self, frame: Image, homography: npt.NDArray[np.float64]) -> Image:
+        """The mat in finder pixels, each channel divided by the paper's brightness there."""
+        to_finder = np.diag([SCALE / PX_PER_MM, SCALE / PX_PER_MM, 1.0]) @ homography
+        warped = cv2.warpPerspective(frame, to_finder, self.size, flags=cv2.INTER_AREA)
+        if warped.ndim == 2:
+            warped = cv2.cvtColor(warped, cv2.COLOR_GRAY2BGR)
+        small = cv2.resize(warped, None, fx=1 / 8, fy=1 / 8, interpolation=cv2.INTER_AREA)
+        paper = cv2.dilate(small, np.ones((5, 5), np.uint8))  # paper is the brightest thing
+        paper = cv2.GaussianBlur(paper, (0, 0), 3)
+        paper = cv2.resize(paper, self.size, interpolation=cv2.INTER_LINEAR)
+        return warped.astype(np.float32) / np.maximum(paper.astype(np.float32), 16.0)
+
+    def _changed(self, now: Image) -> Image:
+        assert self.reference is not None
+        diff = np.abs(now - self.reference).max(axis=2)
+        changed: Image = (diff > CHANGED).astype(np.uint8)
+        if (
+            self._unknown is not None and self._print_ink is not None and self._unknown.any()
+        ):  # the print as reference there:
+            # its lines, drawn a pixel apart by the camera, are no change where they show
+            k = np.ones((2 * SCALE + 1, 2 * SCALE + 1), np.uint8)
+            ink_now = cv2.erode(now.min(axis=2), k) < INK
+            changed[(self._unknown > 0) & self._print_ink & ink_now] = 0
+        return changed
+
+    # -- cards that left ---------------------------------------------------------------
+
+    def _remove_gone(self, now: Image, shapes: list[Image]) -> None:
+        """A card whose visible face shows what it covered, twice running, is gone. Only the
+        places where the card and what it covered differ tell (white on white tells nothing);
+        a hand over the card looks like neither, and removes nothing."""
+        assert self.reference is not None
+        for i in range(len(self._cards) - 1, -1, -1):
+            card = self._cards[i]
+            x0, y0, x1, y1 = card.box
+            visible = self._visible_mask(i, shapes) > 0
+            was = self.reference[y0:y1, x0:x1][visible]
+            under = card.under[visible]
+            seen = now[y0:y1, x0:x1][visible]
+            telling = np.abs(was - under).max(axis=1) > CHANGED
+            if telling.sum() < 20:
+                continue
+            like_under = np.abs(seen - under).max(axis=1)[telling] <= CHANGED
+            if like_under.mean() < GONE:
+                card.gone_frames = 0
+                continue
+            card.gone_frames += 1
+            if card.gone_frames >= CONFIRM:
+                self.reference[y0:y1, x0:x1][visible] = now[y0:y1, x0:x1][visible]
+                del self._cards[i]
+
+    def _visible_mask(self, i: int, shapes: list[Image]) -> Image:
+        """The part of card ``i``'s box that it shows: cards laid after it lie on top, and so
+        may cards landing now (``shapes``), whose white would look like the mat."""
+        card = self._cards[i]
+        x0, y0, x1, y1 = card.box
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        shift = np.array([x0, y0], np.float32)
+        cv2.fillConvexPoly(mask, np.round(card.quad - shift).astype(np.int32), 1)
+        for above in [c.quad for c in self._cards[i + 1 :]] + shapes:
+            cv2.fillConvexPoly(mask, np.round(above - shift).astype(np.int32), 0)
+        return mask
+
+    # -- cards that landed -------------------------------------------------------------
+
+    def _land(self, now: Image, shapes: list[Image]) -> list[FoundCard]:
+        """Card-shaped changes; each becomes a card once it has kept its outline."""
+        assert self.reference is not None
+        known = [c.quad for c in self._cards]
+        patches: list[_Patch] = []
+        for quad in shapes:
+            if any(_same(quad, k) for k in known):
+                continue  # a card already found (its patch differs where a hand was)
+            before = next((p for p in self._patches if _same(quad, p.quad)), None)
+            patches.append(_Patch(quad, before.frames + 1 if before else 1))
+        self._patches = []
+        landed: list[FoundCard] = []
+        for patch in patches:
+            if patch.frames < CONFIRM:
+                self._patches.append(patch)
+                continue
+            landed.append(self._add(patch.quad, now))
+        return landed
+
+    def _add(self, quad: Image, now: Image) -> FoundCard:
+        assert self.reference is not None
+        h, w = self.reference.shape[:2]
+        x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+        box = (max(int(x0), 0), max(int(y0), 0), min(int(x1), w), min(int(y1), h))
+        bx0, by0, bx1, by1 = box
+        under = self.reference[by0:by1, bx0:bx1].copy()
+        mask = np.zeros((by1 - by0, bx1 - bx0), np.uint8)
+        cv2.fillConvexPoly(mask, np.round(quad - np.array([bx0, by0])).astype(np.int32), 1)
+        self.reference[by0:by1, bx0:bx1][mask > 0] = now[by0:by1, bx0:bx1][mask > 0]
+        to_mat = PX_PER_MM / SCALE
+        found = FoundCard(
+            self._next_id,
+            tuple((float(x) * to_mat, float(y) * to_mat) for x, y in quad),
+            self.frame,
+        )
+        self._next_id += 1
+        self._cards.append(_Card(found, quad, under, box))
+        return found
+
+    def _not_mat(self, quad: Image, now: Image) -> bool:
+        """Whether a card-shaped change holds something other than the bare mat: where cards
+        were gathered up, the mat shows again in card-shaped pieces."""
+        assert self._empty is not None
+        x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(mask, np.round(quad - np.array([x0, y0])).astype(np.int32), 1)
+        inside = mask[: now.shape[0] - y0, : now.shape[1] - x0] > 0
+        a, b = now[y0:y1, x0:x1][inside], self._empty[y0:y1, x0:x1][inside]
+        return bool((np.abs(a - b).max(axis=1) > CHANGED).mean() >= NOT_MAT)
+
+    # -- which card an index belongs to ------------------------------------------------
+
+    def host(self, index: Any) -> FoundCard | None:
+        """The card whose corner ``index`` (4 x 2 mat pixels: an index's outline) sits in, at
+        the card's scale and along its long side; None for an index on no card."""
+        return host(self.cards, index)
+
+
+def card_shapes(changed: Image) -> list[Image]:
+    """The card-shaped patches of a change mask (finder pixels), as outlines (4 x 2).
+
+    A white card on a white mat changes little inside: its edge, its index and its pips, in
+    pieces where its edge lies along a printed line. Pieces are gathered, nearest first,
+    while together they still fit in a card; a card is convex, so their hull is the card.
+    Whatever would make the gathering larger than a card (a hand, a neighbour) stays out."""
+    k = 3 * SCALE
+    closed = cv2.morphologyEx(changed, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    pieces = [c.reshape(-1, 2).astype(np.float32) for c in contours if len(c) >= 3]
+    pieces.sort(key=lambda c: -cv2.contourArea(c))
+    reach = LONG_MM[1] * SCALE
+    used = [False] * len(pieces)
+    out = []
+    for i, seed in enumerate(pieces):
+        if used[i] or not _fits(seed):
+            continue
+        points, members = seed, [i]
+        centre = seed.mean(axis=0)
+        order = sorted(
+            (j for j in range(len(pieces)) if not used[j] and j != i),
+            key=lambda j: float(np.hypot(*(pieces[j].mean(axis=0) - centre))),
+        )
+        for j in order:
+            if float(np.hypot(*(pieces[j].mean(axis=0) - centre))) > reach:
+                break
+            joined = np.concatenate([points, pieces[j]])
+            if _fits(joined):
+                points, members = joined, [*members, j]
+        quad = _card_quad(points)
+        if quad is not None:
+            out.append(quad)
+            for j in members:
+                used[j] = True
+    return out
+
+
+def _fits(points: Image) -> bool:
+    """Whether ``points`` (finder pixels) fit inside one card, however it is turned."""
+    _, (w, h), _ = cv2.minAreaRect(points)
+    short, long_ = sorted((w / SCALE, h / SCALE))
+    return short <= SHORT_MM[1] and long_ <= LONG_MM[1]
+
+
+def _card_quad(points: Image) -> Image | None:
+    """The card outline of gathered pieces, or None where they do not make a card."""
+    hull = cv2.convexHull(points)
+    (cx, cy), (w, h), angle = cv2.minAreaRect(hull)
+    short, long_ = sorted((w / SCALE, h / SCALE))
+    if not (SHORT_MM[0] <= short <= SHORT_MM[1] and LONG_MM[0] <= long_ <= LONG_MM[1]):
+        return None
+    if cv2.contourArea(hull) < FILL * w * h:
+        return None
+    return cv2.boxPoints(((cx, cy), (w, h), angle)).astype(np.float32)
+
+
+def _same(a: Image, b: Image) -> bool:
+    ca, cb = a.mean(axis=0), b.mean(axis=0)
+    if float(np.hypot(*(ca - cb))) > SAME_MM * SCALE:
+        return False
+    sa, sb = _sides(a), _sides(b)
+    return all(abs(x - y) <= SAME_MM * SCALE for x, y in zip(sa, sb, strict=True))
+
+
+def _sides(q: Image) -> tuple[float, float]:
+    a = float(np.hypot(*(q[1] - q[0])))
+    b = float(np.hypot(*(q[2] - q[1])))
+    return (min(a, b), max(a, b))
+
+
+def host(cards: list[FoundCard], index: Any) -> FoundCard | None:
+    """The topmost card with ``index`` (mat pixels) at one of its corners, upright along the
+    card's long side and of an index's size; None where no card has it so."""
+    pts = np.asarray(index, np.float64).reshape(-1, 2) / PX_PER_MM  # mm
+    centre = pts.mean(axis=0)
+    point = (float(centre[0]), float(centre[1]))
+    for card in reversed(cards):
+        quad = np.asarray(card.quad, np.float64) / PX_PER_MM
+        depth = cv2.pointPolygonTest(quad.astype(np.float32), point, True)
+        if depth < -EDGE_MM:
+            continue
+        if _at_corner(quad, pts):
+            return card
+        if depth > EDGE_MM:
+            return None  # deep inside a card, and not at its corner: a picture, or covered
+    return None
+
+
+def _at_corner(quad: npt.NDArray[np.float64], pts: npt.NDArray[np.float64]) -> bool:
+    """Whether an index outline (mm) lies at a corner of the card ``quad`` (mm)."""
+    a = quad[0]
+    e1, e2 = quad[1] - a, quad[3] - a
+    if np.hypot(*e1) > np.hypot(*e2):
+        e1, e2 = e2, e1  # e1 across the card (its short side), e2 along it
+    w, h = float(np.hypot(*e1)), float(np.hypot(*e2))
+    u1, u2 = e1 / w, e2 / h
+    rel = pts - a
+    us, vs = rel @ u1, rel @ u2  # across, along the card
+    near_u = min(us.min(), w - us.max())
+    near_v = min(vs.min(), h - vs.max())
+    if near_u > INDEX_EDGE_MM or near_v > INDEX_EDGE_MM:
+        return False
+    if us.max() - us.min() > w / 2 or vs.max() - vs.min() > h / 2:
+        return False
+    sides = [pts[(i + 1) % len(pts)] - pts[i] for i in range(len(pts))]
+    longest = max(sides, key=lambda s: float(np.hypot(*s)))
+    length = float(np.hypot(*longest))
+    if not INDEX_MM[0] <= length <= INDEX_MM[1]:
+        return False
+    lean = np.degrees(np.arccos(min(1.0, abs(float(longest @ u2)) / max(length, 1e-9))))
+    return bool(lean <= INDEX_TURN)

@@ -1,0 +1,138 @@
+"""The card finder: cards found as paper on the mat, and indices that count only at a card's
+corner (a picture of a card on a card back is never a card)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from crib_pi.actions import Crib, GameOptions
+from crib_pi.cards import Card
+from crib_pi.mat import PX_PER_MM, Mat
+from crib_pi.session.faces import plain_face
+from crib_pi.session.filmstrip import INDEX_TOP_LEFT, Film, Placed, film, read_settled
+from crib_pi.session.locate import MatLocator
+from crib_pi.simulate import random_game
+from crib_pi.vision.finder import CardFinder, FoundCard, host
+
+MM = PX_PER_MM
+
+
+def _card(cx: float, cy: float, angle: float = 0.0) -> FoundCard:
+    """A 63 x 88 mm card centred at (cx, cy) mm, turned by ``angle`` degrees."""
+    box = cv2.boxPoints(((cx * MM, cy * MM), (63 * MM, 88 * MM), angle))
+    return FoundCard(0, tuple((float(x), float(y)) for x, y in box), 0)
+
+
+def _index(x0: float, y0: float, w: float = 10, h: float = 22) -> list[tuple[float, float]]:
+    """An upright index outline, top-left at (x0, y0) mm."""
+    return [(x0 * MM, y0 * MM), ((x0 + w) * MM, y0 * MM), ((x0 + w) * MM, (y0 + h) * MM),
+            (x0 * MM, (y0 + h) * MM)]  # fmt: skip
+
+
+def test_an_index_counts_at_each_corner_of_its_card() -> None:
+    card = _card(100, 100)  # spans x 68.5-131.5, y 56-144 mm
+    assert host([card], _index(70, 58)) == card
+    assert host([card], _index(120, 120)) == card
+    assert host([card], _index(70, 120)) == card
+    assert host([card], _index(120, 58)) == card
+
+
+def test_a_picture_of_a_card_is_not_a_card() -> None:
+    card = _card(100, 100)
+    assert host([card], _index(95, 90)) is None  # in the middle: a picture on a back or a box
+    assert host([card], _index(70, 58, 3, 6)) is None  # at the corner but far too small
+    assert host([card], _index(70, 58, 22, 10)) is None  # lying across the card
+    assert host([card], _index(84, 74)) is None  # a pictured card's corner, inset
+    assert host([card], _index(200, 200)) is None  # on no card at all
+
+
+def test_the_top_card_owns_an_index_in_a_row() -> None:
+    lower, upper = _card(100, 100), _card(121, 100)
+    lower = FoundCard(1, lower.quad, 0)
+    # the lower card's index shows to the left of the upper card; the upper card's own
+    assert host([lower, upper], _index(70, 58)) == lower
+    assert host([lower, upper], _index(91, 58)) == upper
+
+
+def _first_deal(tmp_path: Path, players: int, seed: int) -> tuple[Path, int]:
+    options = GameOptions(players=players, target=61, dealer=0)
+    _, actions = random_game(options, seed=seed, known=False)
+    end = next(i for i, a in enumerate(actions) if isinstance(a, Crib))
+    film(options, actions[: end + 1], plain_face, tmp_path, seed=seed)
+    return tmp_path, players
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 5)])
+def test_every_card_laid_is_found_within_a_second(tmp_path: Path, players: int, seed: int) -> None:
+    out, players = _first_deal(tmp_path, players, seed)
+    settled = read_settled(out)
+    truth = [json.loads(line) for line in (out / "truth.jsonl").read_text().splitlines()]
+    locator, finder = MatLocator(Mat(players)), CardFinder(Mat(players))
+    frames = sorted((out / "frames").glob("*.jpg"))
+    found_by: dict[int, list[FoundCard]] = {}
+    for i, path in enumerate(frames):
+        image = cv2.imread(str(path))
+        h = locator.update(image)
+        assert h is not None
+        finder.update(image, h)
+        found_by[i] = list(finder.cards)
+    for laid in settled:
+        card, start = laid["card"], int(laid["frame"])
+        within = range(start, min(start + 10, len(frames)))  # 10 frames: a second
+        hosted = False
+        for i in within:
+            corners = [t["corners"] for t in truth[i] if t["card"] == card]
+            mapped = [locator.to_mat(c) for c in corners]
+            if any(host(found_by[i], m) is not None for m in mapped):
+                hosted = True
+                break
+        assert hosted, f"{card} laid at frame {start} was not found as a card within a second"
+    # nothing is found where no card was laid: every card found lies where one was
+    for i, cards in found_by.items():
+        laid_by = [p["centre"] for p in settled if int(p["frame"]) <= i]
+        for c in cards:
+            near = min((float(np.hypot(c.centre[0] - x, c.centre[1] - y)) for x, y in laid_by),
+                       default=1e9)  # fmt: skip
+            assert near < 8 * MM, f"frame {i}: a card found at {c.centre} where none was laid"
+
+
+def _back_with_pictures() -> np.ndarray:
+    """A card back printed with four small pictures of aces, as some decks' backs are."""
+    back = np.zeros((880, 630, 4), np.uint8)
+    back[:, :] = (150, 60, 30, 255)
+    for k, suit in enumerate("SHDC"):
+        ace = cv2.resize(plain_face(Card(1, suit)), (200, 280), interpolation=cv2.INTER_AREA)
+        x, y = 60 + (k % 2) * 310, 120 + (k // 2) * 360
+        back[y : y + 280, x : x + 200] = ace
+    return back
+
+
+def test_a_pack_whose_back_pictures_aces_is_found_but_its_aces_are_no_cards(
+    tmp_path: Path,
+) -> None:
+    back = _back_with_pictures()
+    pack = Card(13, "S")
+    mat = Mat(2)
+    rng = np.random.default_rng(3)
+    f = Film(mat, lambda c: back if c == pack else plain_face(c), tmp_path, rng)
+    placed = Placed(pack, (360 * MM, 150 * MM), 90.0)  # beside the crib spot
+    f.lay(placed)
+    locator, finder = MatLocator(mat), CardFinder(mat)
+    for path in sorted(tmp_path.glob("*.jpg")):
+        image = cv2.imread(str(path))
+        h = locator.update(image)
+        assert h is not None
+        finder.update(image, h)
+    assert len(finder.cards) == 1, "the pack is one card-shaped thing on the mat"
+    h_, w_ = back.shape[:2]
+    for k in range(4):  # each pictured ace's index, where the camera sees it
+        x, y = 60 + (k % 2) * 310, 120 + (k // 2) * 360
+        u0, v0, u1, v1 = INDEX_TOP_LEFT
+        box = ((x + u0 * 200) / w_, (y + v0 * 280) / h_, (x + u1 * 200) / w_, (y + v1 * 280) / h_)
+        quad = f._quad(placed, 1.0, 1.0, box)
+        assert host(finder.cards, locator.to_mat(quad)) is None
