@@ -117,13 +117,13 @@ class ClubStore:
             self.db = sqlite3.connect(
                 str(self.path), isolation_level=None, timeout=10, check_same_thread=False
             )
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
-            if kind == "new":
+            if kind == "new":  # marked before WAL, so the header on disk says it at once
                 self.db.execute(f"PRAGMA application_id = {CLUB_ID}")
                 self.db.executescript(SCHEMA)
                 self._set("format", str(FORMAT))
                 self._set("club", club)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
             found = self.meta("club")
             version = int(self.meta("format") or "0")
         except (sqlite3.Error, OSError, ValueError) as exc:
