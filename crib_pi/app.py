@@ -179,6 +179,11 @@ class Assistant:
             text = voice_level(level, self.announcer.language)
             self.devices.voice.say(Utterance(text, "voice", "voice"))
 
+    @property
+    def signalled(self) -> int | None:
+        """The signal that stopped the loop (SIGTERM, SIGINT), or None."""
+        return self._signalled
+
     def _handle_signals(self) -> None:
         if threading.current_thread() is not threading.main_thread():
             return

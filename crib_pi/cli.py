@@ -15,10 +15,11 @@ import argparse
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from pathlib import Path
 from typing import NoReturn
 
-from crib_pi import i18n
+from crib_pi import __version__, i18n
 from crib_pi.errors import CribError
 from crib_pi.i18n import LANGUAGES, N_, _, use_language
 
@@ -49,6 +50,16 @@ def clip(text: str, limit: int = MAX_ECHO) -> str:
         return text
     half = limit // 2
     return f"{text[:half]}...({len(text):,} characters)...{text[-half // 2 :]}"
+
+
+def free_name(path: Path, taken: Collection[Path] = ()) -> Path:
+    """``path``, or ``name-2.ext``, ``name-3.ext``... the first that is neither a file already
+    nor in ``taken``: a user's file is never written over without being asked."""
+    candidate, number = path, 1
+    while candidate.exists() or candidate.is_symlink() or candidate in taken:
+        number += 1
+        candidate = path.with_name(f"{path.stem}-{number}{path.suffix}")
+    return candidate
 
 
 #: argparse's own words (Python 3.11 to 3.13 ask for these msgids), in the catalogue so that
@@ -107,6 +118,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="crib-pi", description=_("Keeps score at a real cribbage table."))
     lang_help = _("the language of the words shown and said (default: the config's, else LANG)")
     parser.add_argument("--lang", type=_language, metavar="en|fr", help=lang_help)
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"crib-pi {__version__}",
+        help=_("print crib-pi's version and exit"),
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).add_parser(sub)
@@ -179,7 +196,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f" ({clip(str(exc.filename))})" if exc.filename else ""
         print(f"{name}: {clip(reason)}{where}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C: said, and the usual status (128 + SIGINT)
+        print(f"{name}: " + _("stopped ({why})").format(why="Ctrl-C"), file=sys.stderr)
         return 130
     except RecursionError:
         print(f"{name}: {_('the input is nested too deeply to read')}", file=sys.stderr)

@@ -210,7 +210,7 @@ def from_mapping(data: Mapping[str, Any], path: Path | None = None) -> AppConfig
             names=tuple(names),
         )
     except CribError as exc:
-        raise ConfigError(_("[game] / [players]: {exc}").format(exc=exc)) from None
+        raise ConfigError(_game_error(str(exc))) from None
     fps = float(_typed(session, "fps", (int, float), "session")) if "fps" in session else 10.0
     stable = int(_typed(session, "stable", int, "session")) if "stable" in session else 3
     if not 0 < fps <= 60:
@@ -252,6 +252,21 @@ def from_mapping(data: Mapping[str, Any], path: Path | None = None) -> AppConfig
     return AppConfig(options, session_config, db, devices, path, language, club, web)
 
 
+def _game_error(text: str) -> str:
+    """``target must be 61 or 121, not 100`` -> ``game.target must be ...``: the key where it
+    is written (``names`` is in ``[players]``, the others in ``[game]``)."""
+    key = text.split(" ", 1)[0]
+    if key == "names":
+        return f"players.{text}"
+    if key in ("players", "target", "dealer", "muggins", "triple_skunk"):
+        return f"game.{text}"
+    return _("[game]: {exc}").format(exc=text)
+
+
+#: Longest configuration file read: ``--file /dev/zero`` is refused, not read for ever.
+MAX_CONFIG_BYTES = 1_000_000
+
+
 def configured_language(path: Path | None = None) -> str:
     """The config's ``language`` ("" when unset); a config that cannot be read gives "" here
     (the command that needs the config says what is wrong with it)."""
@@ -268,7 +283,14 @@ def load(path: Path | None = None) -> AppConfig:
         return AppConfig()
     try:
         with chosen.open("rb") as handle:
-            data = tomllib.load(handle)
+            raw = handle.read(MAX_CONFIG_BYTES + 1)
+        if len(raw) > MAX_CONFIG_BYTES:
+            raise ConfigError(
+                _("{chosen}: longer than {limit} MB; not a configuration file").format(
+                    chosen=chosen, limit=MAX_CONFIG_BYTES // 1_000_000
+                )
+            )
+        data = tomllib.loads(raw.decode("utf-8"))
     except FileNotFoundError:
         raise ConfigError(_("{chosen}: no such configuration file").format(chosen=chosen)) from None
     except tomllib.TOMLDecodeError as exc:
@@ -285,8 +307,12 @@ def load(path: Path | None = None) -> AppConfig:
         raise ConfigError(
             _("{chosen}: nested too deeply to be a configuration").format(chosen=chosen)
         ) from None
+    except IsADirectoryError:
+        raise ConfigError(
+            _("{chosen}: is a folder, not a configuration file").format(chosen=chosen)
+        ) from None
     except OSError as exc:
-        raise ConfigError(f"{chosen}: {exc.strerror}") from None
+        raise ConfigError(f"{chosen}: {exc.strerror or exc}") from None
     try:
         return from_mapping(data, chosen)
     except ConfigError as exc:

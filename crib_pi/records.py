@@ -26,6 +26,7 @@ each point came from.
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ from typing import Any
 from crib_pi.actions import Action, NewGame, Undo, action_from_json
 from crib_pi.errors import CribError, RecordError
 from crib_pi.game import Game, Record
+from crib_pi.i18n import _
 
 NOTE_KINDS = ("practice",)
 """Record lines kept with a game but not played: replay skips them."""
@@ -188,6 +190,19 @@ def replay_lines(lines: Iterable[str]) -> Replay:
     return replay
 
 
+#: Longest record file read: a long match is a few hundred kB; ``/dev/zero`` or a video given
+#: by mistake is refused rather than read until memory runs out.
+MAX_RECORD_BYTES = 64_000_000
+
+
 def replay_file(path: str | Path) -> Replay:
-    with open(path, encoding="utf-8") as handle:
-        return replay_lines(handle)
+    """Replay a record file; one longer than ``MAX_RECORD_BYTES`` is refused unread."""
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_RECORD_BYTES + 1)
+    if len(data) > MAX_RECORD_BYTES:
+        raise CribError(
+            _("longer than {limit} MB, so not a game record; nothing read").format(
+                limit=MAX_RECORD_BYTES // 1_000_000
+            )
+        )
+    return replay_lines(io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))

@@ -10,8 +10,10 @@ unwritable it reports the problem once and the game goes on in memory, never a c
 
 A database crib-pi makes carries ``APPLICATION_ID`` in its SQLite header. ``open_store`` never
 moves, overwrites or deletes a path that is not one of ours (a folder, a photo, another
-program's database): it refuses it with a message. Only a corrupt database of ours is moved
-aside, and ``GameStore.notice`` says where.
+program's database): it refuses it with a message. Only a database of ours that SQLite itself
+finds corrupt (its error says so, or its quick check fails when opened) is moved aside, and
+``GameStore.notice`` says where; one that merely cannot be written (read-only file or disk,
+disk full, locked) is left exactly as it is and the error says so.
 """
 
 from __future__ import annotations
@@ -73,6 +75,38 @@ class StoreError(CribError):
     """The database cannot be opened, read or written; says which file and why."""
 
 
+class DamagedStoreError(StoreError):
+    """SQLite itself finds the database corrupt: the only kind ``open_store`` moves aside."""
+
+
+#: SQLite's result codes that mean the file itself is damaged (not merely unwritable).
+DAMAGED_CODES = {"SQLITE_CORRUPT", "SQLITE_NOTADB"}
+
+
+def _failure(path: str, exc: sqlite3.Error) -> StoreError:
+    """The error to raise for ``exc``: damaged only when SQLite's code says the file is."""
+    code = getattr(exc, "sqlite_errorname", "") or ""
+    damaged = any(code == c or code.startswith(c + "_") for c in DAMAGED_CODES)
+    kind = DamagedStoreError if damaged else StoreError
+    return kind(_("game database {path}: {exc}").format(path=path, exc=exc))
+
+
+def quick_check(db: sqlite3.Connection, path: str) -> None:
+    """SQLite's own ``PRAGMA quick_check`` (every page and record read, a few ms for a season of
+    games): a page damaged in the middle is found when the file is opened, not in a query later.
+    """
+    try:
+        rows = db.execute("PRAGMA quick_check").fetchall()
+    except sqlite3.Error as exc:
+        raise _failure(path, exc) from None
+    if rows != [("ok",)]:
+        found = " ".join(str(row[0]) for row in rows[:2]).replace("\n", " ")
+        found = found.replace("*** in database main *** ", "")
+        raise DamagedStoreError(
+            _("game database {path} is damaged ({found})").format(path=path, found=found)
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class StoredRecord:
     id: int
@@ -95,20 +129,28 @@ class GameStore:
         try:
             if readonly:
                 self._db = _connect_readonly(Path(self.path))
+                quick_check(self._db, self.path)
             else:
                 if self.path != ":memory:":
                     Path(self.path).parent.mkdir(parents=True, exist_ok=True)
                 self._db = sqlite3.connect(self.path, isolation_level=None, timeout=5)
+                quick_check(self._db, self.path)  # before anything is written to it
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=FULL")
                 self._db.executescript(SCHEMA)
                 self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             self._db.execute("SELECT count(*) FROM actions").fetchone()
-        except (sqlite3.Error, OSError) as exc:
+        except StoreError:
             if hasattr(self, "_db"):
                 self._db.close()
+            raise
+        except sqlite3.Error as exc:
+            if hasattr(self, "_db"):
+                self._db.close()
+            raise _failure(self.path, exc) from None
+        except OSError as exc:
             raise StoreError(
-                _("game database {path}: {exc}").format(path=self.path, exc=exc)
+                _("game database {path}: {exc}").format(path=self.path, exc=exc.strerror or exc)
             ) from None
 
     def close(self) -> None:
@@ -183,11 +225,12 @@ class GameStore:
 
     def session(self, record: int) -> tuple[str, int, dict[str, Any]] | None:
         """Where a record's session had got to: (source, position, table state)."""
-        row = self._db.execute(
+        rows = self._query(
             "SELECT source, position, state FROM sessions WHERE record = ?", (record,)
-        ).fetchone()
-        if row is None:
+        )
+        if not rows:
             return None
+        row = rows[0]
         try:
             return str(row[0]), int(row[1]), dict(json.loads(row[2]))
         except (ValueError, TypeError):
@@ -200,9 +243,7 @@ class GameStore:
                     record=record, path=self.path
                 )
             )
-        rows = self._db.execute(
-            "SELECT line FROM actions WHERE record = ? ORDER BY seq", (record,)
-        ).fetchall()
+        rows = self._query("SELECT line FROM actions WHERE record = ? ORDER BY seq", (record,))
         if not rows:
             raise StoreError(
                 _("there is no game record {record} in {path}").format(
@@ -212,17 +253,22 @@ class GameStore:
         return [row[0] for row in rows]
 
     def records(self) -> list[StoredRecord]:
-        rows = self._db.execute(
+        rows = self._query(
             "SELECT r.id, r.started, r.updated, r.finished, count(a.seq) FROM records r "
             "LEFT JOIN actions a ON a.record = r.id GROUP BY r.id ORDER BY r.id"
-        ).fetchall()
+        )
         return [StoredRecord(i, s, u, bool(f), n) for i, s, u, f, n in rows]
 
     def latest_unfinished(self) -> int | None:
-        row = self._db.execute(
-            "SELECT id FROM records WHERE finished = 0 ORDER BY id DESC LIMIT 1"
-        ).fetchone()
-        return None if row is None else int(row[0])
+        rows = self._query("SELECT id FROM records WHERE finished = 0 ORDER BY id DESC LIMIT 1")
+        return int(rows[0][0]) if rows else None
+
+    def _query(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        """Rows of a read; a damaged page met here is a ``StoreError`` naming the file too."""
+        try:
+            return self._db.execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            raise _failure(self.path, exc) from None
 
     def replay(self, record: int) -> Replay:
         """The record's game as it stands: same deal, same count, undo history intact."""
@@ -302,9 +348,11 @@ def check_ours(path: str | Path) -> str:
 def open_store(path: str | Path, *, readonly: bool = False) -> GameStore:
     """Open the game database, making it if need be; refuse a path that is not ours.
 
-    A corrupt database of ours is moved aside (``.corrupt-<time>``), a new one is made and
-    ``notice`` on the store says where the old one went. ``readonly`` (history, stats,
-    export) needs the file to exist and never changes or moves anything. Raises
+    A database of ours that SQLite finds corrupt is moved aside (``.corrupt-<time>``), a new
+    one is made and ``notice`` on the store says where the old one went. One that cannot be
+    written (read-only, disk full) is never moved: the ``StoreError`` says it was left as it
+    is. A folder that did not exist is made, and ``notice`` says so. ``readonly`` (history,
+    stats, export) needs the file to exist and never changes or moves anything. Raises
     ``StoreError`` when the path is not ours or even a fresh file cannot be made.
     """
     kind = check_ours(path)
@@ -314,30 +362,46 @@ def open_store(path: str | Path, *, readonly: bool = False) -> GameStore:
                 _("no game database at {path} (no game has been stored yet)").format(path=path)
             )
         return GameStore(path, readonly=True)
+    folder = Path(path).parent
+    made = str(path) != ":memory:" and not folder.exists()
     try:
-        return GameStore(path)
-    except StoreError as exc:
-        target = Path(path)
+        store = GameStore(path)
+    except DamagedStoreError as exc:
         if kind != "ours":
             raise
-        aside = target.with_name(f"{target.name}.corrupt-{int(time.time())}")
-        try:
-            target.replace(aside)
-            for suffix in ("-wal", "-shm"):
-                extra = target.with_name(target.name + suffix)
-                if extra.exists():
-                    extra.replace(aside.with_name(aside.name + suffix))
-        except OSError as err:
-            raise StoreError(
-                _("{exc}; it could not be moved aside ({strerror})").format(
-                    exc=exc, strerror=err.strerror
-                )
-            ) from None
-        store = GameStore(path)
-        store.notice = _(
-            "{exc}; the damaged database was moved to {aside} and a new one made"
-        ).format(exc=exc, aside=aside)
-        return store
+        return _move_aside(path, exc)
+    except StoreError as exc:
+        if kind != "ours":
+            raise
+        raise StoreError(_("{exc}; the file is left as it is").format(exc=exc)) from None
+    if made:
+        store.notice = _("the folder {folder} did not exist; it was made for {path}").format(
+            folder=folder, path=Path(path).name
+        )
+    return store
+
+
+def _move_aside(path: str | Path, exc: StoreError) -> GameStore:
+    """A damaged database of ours to ``<name>.corrupt-<time>``, and a new one in its place."""
+    target = Path(path)
+    aside = target.with_name(f"{target.name}.corrupt-{int(time.time())}")
+    try:
+        target.replace(aside)
+        for suffix in ("-wal", "-shm"):
+            extra = target.with_name(target.name + suffix)
+            if extra.exists():
+                extra.replace(aside.with_name(aside.name + suffix))
+    except OSError as err:
+        raise StoreError(
+            _("{exc}; it could not be moved aside ({strerror})").format(
+                exc=exc, strerror=err.strerror
+            )
+        ) from None
+    store = GameStore(path)
+    store.notice = _("{exc}; the damaged database was moved to {aside} and a new one made").format(
+        exc=exc, aside=aside
+    )
+    return store
 
 
 class GameLog:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -149,6 +150,14 @@ def _show_on_devices(snapshot: Any, config: Any, seconds: float) -> int:
     no_desktop_window(config)
     told = 0
     with make_devices(config) as devices:
+        if devices.backend == "desktop" and os.environ.get("SDL_VIDEODRIVER") == "dummy":
+            print(
+                _(
+                    "crib-pi board: screen: no display here (no DISPLAY or WAYLAND_DISPLAY), "
+                    "so the board is shown nowhere; --png FILE saves it as a picture"
+                ),
+                file=sys.stderr,
+            )
         devices.show(snapshot)
         clock = devices.clock
         end = clock.now() + seconds

@@ -6,7 +6,8 @@ import argparse
 import json
 from typing import Any
 
-from crib_pi.cards import cards_text, parse_cards
+from crib_pi.cards import cards_text
+from crib_pi.commands.score import read_cards
 from crib_pi.errors import IllegalActionError
 from crib_pi.i18n import _
 
@@ -30,7 +31,11 @@ def add_parser(sub: Any) -> None:
         "--pone", dest="dealer", action="store_false", help=_("the crib is the dealer's")
     )
     parser.add_argument("--players", default="2", help=_("2 (default), 3 or 4"))
-    parser.add_argument("--json", action="store_true", help=_("one JSON object per choice"))
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help=_("print one JSON array: an object per choice, best first"),
+    )
     parser.set_defaults(func=run_discard)
 
 
@@ -41,7 +46,7 @@ def run_discard(args: argparse.Namespace) -> int:
         raise IllegalActionError(
             _("--players {players!r} is not 2, 3 or 4").format(players=args.players)
         )
-    held = parse_cards(args.cards)
+    held = read_cards(args.cards)
     choices = rank_discards(held, players=int(args.players), dealer=args.dealer)
     if args.json:
         print(json.dumps([c.as_json() for c in choices], ensure_ascii=False))

@@ -11,7 +11,7 @@ from typing import Any
 from crib_pi.cli import clip
 from crib_pi.errors import CribError
 from crib_pi.history import PlayerStats, add_stats, history_rows
-from crib_pi.i18n import N_, _
+from crib_pi.i18n import N_, _, ngettext
 from crib_pi.store import GameStore, default_db, open_store
 
 
@@ -22,11 +22,11 @@ def add_parser(sub: Any) -> None:
     ):
         p = sub.add_parser(name, help=_(helptext))
         p.add_argument("--db", type=Path, help=_("game database (default: the state folder)"))
-        p.add_argument("--json", action="store_true")
+        p.add_argument("--json", action="store_true", help=_("print one JSON array"))
         p.set_defaults(func=func)
     p = sub.add_parser("export", help=_("write one stored game record (JSON lines)"))
     p.add_argument("game", metavar="RECORD", help=_("the record number history shows (3, or 3.2)"))
-    p.add_argument("--db", type=Path)
+    p.add_argument("--db", type=Path, help=_("game database (default: the state folder)"))
     p.add_argument("--out", type=Path, help=_("file to write (default: standard output)"))
     p.set_defaults(func=run_export)
 
@@ -106,21 +106,49 @@ def run_stats(args: argparse.Namespace) -> int:
 
 def record_number(text: str) -> int:
     """``3`` or ``3.2`` (record 3, its game 2, as history used to show it) -> 3."""
-    match = re.fullmatch(r"\s*([0-9]{1,19})(?:\.[0-9]{1,9})?\s*", text)
+    return record_and_game(text)[0]
+
+
+def record_and_game(text: str) -> tuple[int, int | None]:
+    """``3`` -> (3, None); ``3.2`` (record 3, its game 2, as history shows it) -> (3, 2)."""
+    match = re.fullmatch(r"\s*([0-9]{1,19})(?:\.([0-9]{1,9}))?\s*", text)
     if match is None:
         raise CribError(
             _("RECORD {text!r} is not a record number from history, like 3").format(text=clip(text))
         )
-    return int(match.group(1))
+    game = match.group(2)
+    return int(match.group(1)), None if game is None else int(game)
 
 
 def run_export(args: argparse.Namespace) -> int:
-    lines = _open(args).lines(record_number(args.game))
+    store = _open(args)
+    record, game = record_and_game(args.game)
+    lines = store.lines(record)
+    if game is not None:  # 3.2: history must have shown that game of that record
+        stored = next(r for r in store.records() if r.id == record)
+        games = len(history_rows(stored, store.replay(record)))
+        if not 1 <= game <= games:
+            raise CribError(
+                ngettext(
+                    "there is no game {record}.{game} in history (record {record} has {count} "
+                    "game)",
+                    "there is no game {record}.{game} in history (record {record} has {count} "
+                    "games)",
+                    games,
+                ).format(record=record, game=game, count=games)
+            )
     text = "\n".join(lines) + "\n"
     if args.out:
         if args.out.is_dir():
             raise CribError(_("--out {out}: is a folder; give a file name").format(out=args.out))
-        args.out.write_text(text, encoding="utf-8")
+        try:
+            args.out.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise CribError(
+                _("--out {out}: cannot be written ({reason})").format(
+                    out=args.out, reason=exc.strerror or exc
+                )
+            ) from None
     else:
         print(text, end="")
     return 0

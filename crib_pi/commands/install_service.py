@@ -68,8 +68,29 @@ def home_warning(text: str, executable: str) -> str | None:
     ).format(where=where, hidden=hidden)
 
 
+def check_unit_path(unit: Path) -> None:
+    """``--unit`` names a ``.service`` file whose folder exists (a dry run checks it too)."""
+    if unit.is_dir():
+        raise CribError(
+            _("--unit {unit}: is a folder; give the unit file's path").format(unit=unit)
+        )
+    if unit.suffix != ".service":
+        raise CribError(
+            _("--unit {unit}: a systemd service unit's name ends in .service").format(unit=unit)
+        )
+    if not unit.parent.is_dir():
+        raise CribError(
+            _("--unit {unit}: the folder {folder} does not exist").format(
+                unit=unit, folder=unit.parent
+            )
+        )
+    if unit.exists() and not unit.is_file():
+        raise CribError(_("--unit {unit}: is not a regular file").format(unit=unit))
+
+
 def run(args: argparse.Namespace) -> int:
     exe = str(Path(sys.executable).with_name("crib-pi"))
+    check_unit_path(args.unit)  # a dry run says what the real one would refuse
     text = unit_text(exe)
     warning = home_warning(text, exe)
     if warning:
@@ -85,10 +106,6 @@ def run(args: argparse.Namespace) -> int:
                 "install-service needs a running systemd (systemctl was not found, or systemd is "
                 "not this machine's init); nothing was changed"
             )
-        )
-    if args.unit.is_dir():
-        raise CribError(
-            _("--unit {unit}: is a folder; give the unit file's path").format(unit=args.unit)
         )
     try:
         args.unit.write_text(text)

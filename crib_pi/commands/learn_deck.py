@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from crib_pi.cards import Card
-from crib_pi.i18n import _
+from crib_pi.i18n import _, ngettext
 
 
 def add_parser(sub: Any) -> None:
@@ -34,7 +34,7 @@ def add_parser(sub: Any) -> None:
         nargs="?",
         help=_("file to write (.npz); with --camera, default: the one crib-pi run uses"),
     )
-    p.add_argument("images", nargs="*", metavar="IMAGE")
+    p.add_argument("images", nargs="*", metavar="IMAGE", help=_("photos of known cards"))
     p.add_argument(
         "--expect",
         action="append",
@@ -52,7 +52,7 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from crib_pi.cards import parse_cards
+    from crib_pi.commands.score import read_cards
     from crib_pi.commands.session import check_output
     from crib_pi.i18n import _
     from crib_pi.vision.errors import DeckProfileError
@@ -74,20 +74,24 @@ def run(args: argparse.Namespace) -> int:
         )
         return 0
     if args.expect:
-        expected = [tuple(parse_cards(e.replace(",", " ").split())) for e in args.expect]
+        expected = [tuple(read_cards(e.replace(",", " ").split())) for e in args.expect]
     elif len(args.images) == len(DEFAULT_SHOTS):
         expected = list(DEFAULT_SHOTS)
     else:
         raise DeckProfileError(
-            _("{count} photos: give 4 (one suit each) or --expect once per photo").format(
-                count=len(args.images)
-            )
+            ngettext(
+                "{count} photo: give 4 (one suit each) or --expect once per photo",
+                "{count} photos: give 4 (one suit each) or --expect once per photo",
+                len(args.images),
+            ).format(count=len(args.images))
         )
     if len(expected) != len(args.images):
         raise DeckProfileError(
-            _("{count} photos but {lists} --expect lists; give one per photo").format(
-                count=len(args.images), lists=len(expected)
-            )
+            ngettext(
+                "{count} photo but {lists} --expect lists; give one per photo",
+                "{count} photos but {lists} --expect lists; give one per photo",
+                len(args.images),
+            ).format(count=len(args.images), lists=len(expected))
         )
     if args.profile.suffix.lower() != ".npz":  # never write a profile over a photo
         raise DeckProfileError(

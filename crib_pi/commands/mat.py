@@ -16,7 +16,9 @@ def add_parser(sub: Any) -> None:
         "mat", help=_("make the printable play mat (PDF or PNG), or print its layout")
     )
     p.add_argument("--out", type=Path, help=_("mat.pdf (A3 vector, print at 100%%) or mat.png"))
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    p.add_argument(
+        "--players", type=int, default=2, choices=(2, 3, 4), help=_("2 (default), 3 or 4")
+    )
     p.add_argument("--json", action="store_true", help=_("print size, markers and zones"))
     p.set_defaults(func=run)
 

@@ -26,8 +26,8 @@ def add_parser(sub: Any) -> None:
             "one JSON object per file, one per line, in the order given."
         ),
     )
-    p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("files", nargs="+", metavar="FILE", help=_("game records (JSON lines)"))
+    p.add_argument("--json", action="store_true", help=_("one JSON object per file, one per line"))
     p.set_defaults(func=run)
 
 

@@ -12,6 +12,10 @@ runs it (notify, watchdog).
 SIGTERM, Ctrl-C and the window's close button stop it within a second, in the demo as in the
 live game: a Python handler for SIGTERM is installed before SDL starts (SDL otherwise turns
 SIGTERM into a quit event that nobody may be reading), and the window is pumped throughout.
+Each says "stopped" and ends with the usual status: 130 for Ctrl-C (SIGINT), 143 for SIGTERM,
+0 for the window closed. Under ``--service`` SIGTERM is systemd's own way to stop the service,
+so it ends with 0, which systemd counts as a clean stop (``Restart=on-failure`` leaves it
+stopped) without a ``SuccessExitStatus`` line in the unit.
 """
 
 from __future__ import annotations
@@ -31,7 +35,8 @@ from typing import Any
 
 from crib_pi.actions import GameOptions
 from crib_pi.errors import CribError
-from crib_pi.i18n import _
+from crib_pi.i18n import _, ngettext
+from crib_pi.store import GameLog
 
 
 def add_parser(sub: Any) -> None:
@@ -120,10 +125,23 @@ def run(args: argparse.Namespace) -> int:
         return _run(args)
     except Stopped as why:
         print(_("crib-pi: stopped ({why})").format(why=why), file=sys.stderr)
-        return 0
+        return stopped_status(str(why), service=args.service)
+    except KeyboardInterrupt:
+        print(_("crib-pi: stopped ({why})").format(why="Ctrl-C"), file=sys.stderr)
+        return stopped_status("SIGINT", service=args.service)
     finally:
         for sig, handler in handlers.items():  # as they were (the tests run it in-process)
             signal.signal(sig, handler)
+
+
+def stopped_status(why: str, *, service: bool = False) -> int:
+    """The usual exit status for a stop: 128 + the signal's number (130 for SIGINT, 143 for
+    SIGTERM), 0 for SIGTERM under systemd (its normal stop) and for a closed window."""
+    if why == "SIGTERM" and service:
+        return 0
+    if why in ("SIGINT", "SIGTERM"):
+        return 128 + int(signal.Signals[why])
+    return 0
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -195,6 +213,14 @@ def live(args: argparse.Namespace, devices: Any, config: Any) -> int:
     finally:
         if web is not None:
             web.close()
+    signalled = assistant.signalled
+    if signalled is not None:
+        why = signal.Signals(signalled).name
+        print(
+            _("crib-pi: stopped ({why})").format(why="Ctrl-C" if why == "SIGINT" else why),
+            file=sys.stderr,
+        )
+        return stopped_status(why, service=args.service)
     return 0
 
 
@@ -241,25 +267,32 @@ def demo(args: argparse.Namespace, devices: Any, names: tuple[str, ...] = ()) ->
     from crib_pi.session.table import TableSession
     from crib_pi.session.tracker import Tracker
     from crib_pi.simulate import random_game
-    from crib_pi.store import GameLog, open_store
+    from crib_pi.store import StoreError, check_ours, open_store
     from crib_pi.voice.words import Announcer
 
     windowed = devices.backend == "desktop" and bool(
         os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
     )
-    if not windowed and args.out.exists() and not args.out.is_dir():
-        raise CribError(
-            _("--out {out}: not a folder (the demo writes board images there)").format(out=args.out)
-        )
+    if not windowed:
+        check_out_folder(args.out)
     options = GameOptions(players=2, target=61, dealer=0, names=names if len(names) == 2 else ())
     _game, actions = random_game(options, seed=args.seed, known=False)
     log = GameLog(None)
+    source = f"demo:{args.seed}"  # a demo record's mark: which demo it is, to go on with it
     if args.db:
-        store = open_store(args.db)
-        if store.notice:
-            print(f"crib-pi: {store.notice}", file=sys.stderr)
-        log = GameLog(store)
+        check_ours(args.db)  # a path that is not a game database: refused, left alone
+        try:
+            store = open_store(args.db)
+        except StoreError as exc:  # e.g. read-only: said once, the file left as it is
+            said = _("{exc}; the game is kept in memory only").format(exc=exc)
+            print(f"crib-pi: {said}", file=sys.stderr)
+        else:
+            if store.notice:
+                print(f"crib-pi: {store.notice}", file=sys.stderr)
+            log = _demo_log(store, source, args.db)
     table = TableSession(options, log, Tracker(stable=3))
+    if log.store is not None and log.record is not None and not isinstance(log, CarriedOn):
+        log.store.save(log.record, [], session=(source, 0, {}))
     progress = _Progress(devices, windowed, table)
     announcer = Announcer(
         devices.config.voice.spoken_language()
@@ -335,15 +368,104 @@ def demo(args: argparse.Namespace, devices: Any, names: tuple[str, ...] = ()) ->
         record = args.out / "demo-game.jsonl"
         record.write_text("\n".join(table.log.memory) + "\n", encoding="utf-8")
         print(
-            _("crib-pi: {images} board images and the game record are in {out}/").format(
-                images=images, out=args.out
-            )
+            ngettext(
+                "crib-pi: {images} board image and the game record are in {out}/",
+                "crib-pi: {images} board images and the game record are in {out}/",
+                images,
+            ).format(images=images, out=args.out)
         )
-    if args.db:
+    if log.store is not None:
         print(_("crib-pi: the game is stored in {db}").format(db=args.db))
+    elif log.problem:
+        print(f"crib-pi: {log.problem}", file=sys.stderr)
     print(f"crib-pi: {_result(summary, options.names)}")
     print(f"crib-pi: {players.report()}")
     return 0
+
+
+def _demo_log(store: Any, source: str, db: Path) -> Any:
+    """The demo's log: a new record, or the record of this same demo stopped before its end
+    (SIGTERM, Ctrl-C, the window closed), which the demo then goes on with."""
+    record = store.latest_unfinished()
+    saved = store.session(record) if record is not None else None
+    if record is None or saved is None or saved[0] != source:
+        return GameLog(store)
+    stored = store.lines(record)
+    print(
+        _(
+            "crib-pi: game record {record} in {db} is this demo, stopped before its end; "
+            "it goes on there ({count} lines kept)"
+        ).format(record=record, db=db, count=len(stored)),
+        flush=True,
+    )
+    return CarriedOn(store, record, stored)
+
+
+class CarriedOn(GameLog):
+    """An interrupted demo's record, gone on with: the demo is played again from its start
+    (the same seed plays the same game), the lines the record holds already are checked
+    rather than written again, and the rest are stored as they come. Should the game differ
+    from the record, it goes to a new record instead, whole, and the old one is left as is."""
+
+    def __init__(self, store: Any, record: int, stored: list[str]) -> None:
+        super().__init__(store, record)
+        self.stored = stored
+        self.actions: list[Any] = []
+        self.options: GameOptions | None = None
+
+    def start(self, options: GameOptions) -> None:
+        from crib_pi.actions import NewGame
+        from crib_pi.records import format_line
+
+        self.options = options
+        self.memory = [format_line(NewGame(options))]
+        if self.memory[0] != self.stored[0]:
+            self._apart()
+
+    def append(self, action: Any, *, finished: bool = False) -> None:
+        from crib_pi.records import format_line
+
+        line = format_line(action)
+        self.actions.append(action)
+        if self.stored and len(self.memory) < len(self.stored):
+            self.memory.append(line)
+            if line != self.stored[len(self.memory) - 1]:
+                self._apart()
+            return
+        super().append(action, finished=finished)
+
+    def _apart(self) -> None:
+        """The game is not the record's: all of it to a new record."""
+        from crib_pi.store import StoreError
+
+        self.stored = []
+        if self.store is None or self.options is None:
+            return
+        try:
+            self.record = self.store.new_record(self.options)
+            self.store.save(self.record, list(self.actions))
+        except StoreError as exc:
+            self._fail(exc)
+
+
+def check_out_folder(out: Path) -> None:
+    """Before the demo films (20 s and more): ``--out`` is, or can be made as, a folder that
+    can be written; a probe file is made and removed there (the only test that holds for root
+    and on a read-only disk alike)."""
+    if out.exists() and not out.is_dir():
+        raise CribError(
+            _("--out {out}: not a folder (the demo writes board images there)").format(out=out)
+        )
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as exc:
+        raise CribError(
+            _("--out {out}: the board images cannot be written there ({reason})").format(
+                out=out, reason=exc.strerror or exc
+            )
+        ) from None
 
 
 def _result(summary: dict[str, Any], names: tuple[str, ...] = ()) -> str:

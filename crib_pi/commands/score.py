@@ -6,8 +6,9 @@ import argparse
 import json
 from typing import Any
 
-from crib_pi.cards import Card, parse_cards
-from crib_pi.errors import IllegalActionError
+from crib_pi.cards import SUIT_SYMBOLS, SUITS, Card, parse_cards
+from crib_pi.cli import clip
+from crib_pi.errors import CardNotationError, IllegalActionError
 from crib_pi.i18n import _
 from crib_pi.scoring import Score, ScoreItem, score_hand, score_play
 
@@ -32,9 +33,39 @@ def add_parser(sub: Any) -> None:
             "Score cards laid in turn: crib-pi peg 5H 7C 6D. At 31 the count starts again."
         ),
     )
-    peg.add_argument("cards", nargs="+", metavar="CARD")
+    peg.add_argument("cards", nargs="+", metavar="CARD", help=_("5H, 10H or TH, 10♥ ..."))
     peg.add_argument("--json", action="store_true", help=_("print one JSON object"))
     peg.set_defaults(func=run_peg)
+
+
+#: Longest word read as a card: "10♥" with a variation selector is 4 characters.
+MAX_CARD_CHARS = 8
+RANK_WORDS = {"A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "T", "J", "Q", "K"}
+
+
+def read_cards(words: list[str]) -> tuple[Card, ...]:
+    """The cards typed on the command line, or one line saying what is wrong with the first
+    bad word: a rank and its suit typed apart (``10 H``), a rank with no suit, or a word far
+    too long to be a card (echoed clipped, with its own length)."""
+    for i, word in enumerate(words):
+        if len(word) > MAX_CARD_CHARS:
+            raise CardNotationError(
+                _("card {word!r}: too long for a card like 5H or 10♥").format(word=clip(word, 40))
+            )
+        if word.strip().upper() in RANK_WORDS:
+            following = words[i + 1].strip() if i + 1 < len(words) else ""
+            if (len(following) == 1 and following.upper() in SUITS) or following in SUIT_SYMBOLS:
+                raise CardNotationError(
+                    _("{rank} {suit}: write a card's rank and suit together, like {card}").format(
+                        rank=word, suit=following, card=f"{word.strip()}{following}"
+                    )
+                )
+            raise CardNotationError(
+                _("card {word!r} has no suit: write rank and suit together, like {card}").format(
+                    word=word, card=f"{word.strip()}H"
+                )
+            )
+    return parse_cards(words)
 
 
 def _items_json(items: tuple[ScoreItem, ...]) -> list[dict[str, Any]]:
@@ -45,7 +76,7 @@ def _items_json(items: tuple[ScoreItem, ...]) -> list[dict[str, Any]]:
 
 
 def run_score(args: argparse.Namespace) -> int:
-    cards = parse_cards(args.cards)
+    cards = read_cards(args.cards)
     if len(cards) != 5:
         raise IllegalActionError(
             _("score needs 5 cards (4 in hand, then the starter), not {count}").format(
@@ -83,7 +114,7 @@ def run_score(args: argparse.Namespace) -> int:
 
 
 def run_peg(args: argparse.Namespace) -> int:
-    cards = parse_cards(args.cards)
+    cards = read_cards(args.cards)
     pile: list[Card] = []
     plays: list[tuple[Card, int, Score]] = []
     for card in cards:

@@ -22,23 +22,47 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from crib_pi.cli import free_name
 from crib_pi.errors import CribError
-from crib_pi.i18n import _
+from crib_pi.i18n import _, ngettext
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".webp"}
+#: Longest --buttons or --truth file read (a film's truth is about 1 MB): ``/dev/zero`` or a
+#: video given by mistake is refused, not read into memory.
+MAX_TEXT_BYTES = 64_000_000
 
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("session", help=_("run a table session offline from recorded frames"))
-    p.add_argument("--frames", type=Path, required=True, metavar="DIR")
-    p.add_argument("--buttons", type=Path, metavar="FILE.jsonl")
-    p.add_argument("--record", type=Path, required=True, metavar="OUT.jsonl")
-    p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--frames",
+        type=Path,
+        required=True,
+        metavar="DIR",
+        help=_("the camera frames, in name order"),
+    )
+    p.add_argument(
+        "--buttons",
+        type=Path,
+        metavar="FILE.jsonl",
+        help=_('button presses and typed cards: {"frame": 120, "button": "go"} a line'),
+    )
+    p.add_argument(
+        "--record",
+        type=Path,
+        required=True,
+        metavar="OUT.jsonl",
+        help=_("where to write the game record (a new file, unless --force)"),
+    )
+    p.add_argument("--force", action="store_true", help=_("replace the --record file if it exists"))
+    p.add_argument(
+        "--json", action="store_true", help=_("print the result as crib-pi replay --json does")
+    )
     p.add_argument("--config", type=Path, help=_("configuration file (default: the one in force)"))
     p.add_argument("--players", type=int, choices=(2, 3, 4), help=_("instead of the config's"))
     p.add_argument("--target", type=int, choices=(61, 121), help=_("instead of the config's"))
     p.add_argument("--dealer", type=int, default=None, help=_("skip the cut for deal"))
-    p.add_argument("--muggins", action="store_true", default=None)
+    p.add_argument("--muggins", action="store_true", default=None, help=_("muggins on"))
     p.add_argument("--stable", type=int, help=_("frames a card must be read alike (default 3)"))
     p.add_argument(
         "--db", type=Path, help=_("game database: commit each frame, resume after a crash")
@@ -75,11 +99,25 @@ def _text_lines(path: Path, option: str) -> list[str]:
             _("{option} {path}: is a folder, not a file").format(option=option, path=path)
         )
     try:
-        return path.read_text(encoding="utf-8").splitlines()
+        with path.open("rb") as fh:
+            data = fh.read(MAX_TEXT_BYTES + 1)
+        if len(data) > MAX_TEXT_BYTES:
+            raise CribError(
+                _("{option} {path}: longer than {limit} MB; not a crib-pi file").format(
+                    option=option, path=path, limit=MAX_TEXT_BYTES // 1_000_000
+                )
+            )
+        return data.decode("utf-8").splitlines()
     except UnicodeDecodeError as exc:
         raise CribError(
             _("{option} {path}: not UTF-8 text (byte {start})").format(
                 option=option, path=path, start=exc.start
+            )
+        ) from None
+    except OSError as exc:
+        raise CribError(
+            _("{option} {path}: cannot be read ({reason})").format(
+                option=option, path=path, reason=exc.strerror or exc
             )
         ) from None
 
@@ -139,6 +177,13 @@ def run(args: argparse.Namespace) -> int:
     if args.dealer is not None and not 0 <= args.dealer < (args.players or 4):
         raise CribError(_("--dealer {dealer}: not a player number").format(dealer=args.dealer))
     check_output(args.record, "--record")
+    if not args.force and not args.db and _has_content(args.record):
+        raise CribError(
+            _(
+                "--record {record}: a file is there already; give a new name, or --force to "
+                "replace it"
+            ).format(record=args.record)
+        )
     config = load_config(args.config)
     players = args.players or config.game.players
     presses = read_presses(args.buttons, players)
@@ -173,9 +218,12 @@ def run(args: argparse.Namespace) -> int:
             _record, position, state = saved
             start = position + 1
             print(
-                _(
+                ngettext(
                     "crib-pi session: resuming game record {record} from "
-                    "{db} after frame {position} ({value} frames to go)"
+                    "{db} after frame {position} ({value} frame to go)",
+                    "crib-pi session: resuming game record {record} from "
+                    "{db} after frame {position} ({value} frames to go)",
+                    len(frames) - start,
                 ).format(record=record, db=args.db, position=position, value=len(frames) - start),
                 file=sys.stderr,
             )
@@ -230,26 +278,70 @@ def run(args: argparse.Namespace) -> int:
             _("crib-pi session: ... {count} frames skipped in all").format(count=len(skipped)),
             file=sys.stderr,
         )
+    written = args.record
+    if not args.force and not _continued_by(args.record, log.memory):
+        written = free_name(args.record)  # resumed from --db onto another game's record
+        print(
+            _("crib-pi session: {record} holds another game; this one is written to {new}").format(
+                record=args.record, new=written
+            ),
+            file=sys.stderr,
+        )
     try:
-        args.record.write_text("\n".join(log.memory) + "\n", encoding="utf-8")
+        written.write_text("\n".join(log.memory) + "\n", encoding="utf-8")
     except OSError as exc:
         raise CribError(
-            _("--record {record}: {value}").format(record=args.record, value=exc.strerror or exc)
+            _("--record {record}: {value}").format(record=written, value=exc.strerror or exc)
         ) from None
     summary = replay_lines(log.memory).summary()
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
     else:
+        frames_read = ngettext("{count} frame", "{count} frames", len(frames)).format(
+            count=len(frames)
+        )
+        actions = ngettext("{count} action", "{count} actions", len(log.memory) - 1).format(
+            count=len(log.memory) - 1
+        )
         print(
-            _("{count} frames, {value} actions written to {record}").format(
-                count=len(frames), value=len(log.memory) - 1, record=args.record
+            _("{frames}, {actions} written to {record}").format(
+                frames=frames_read, actions=actions, record=written
             )
         )
-        scores = " - ".join(map(str, summary["scores"]))
-        print(_("scores {scores}, winner {winner}").format(scores=scores, winner=summary["winner"]))
+        if summary["winner"] is None:
+            scores = " - ".join(map(str, summary["scores"]))
+            print(_("scores {scores}, no winner yet").format(scores=scores))
+        else:
+            from crib_pi.commands.replay import who_won
+
+            o = table.options
+            print(
+                who_won(summary["winner"], summary["scores"], summary["skunk"], o.players, o.names)
+            )
     if log.problem:
         print(f"crib-pi session: {log.problem}", file=sys.stderr)
     return 0
+
+
+def _has_content(path: Path) -> bool:
+    try:
+        return path.is_file() and path.stat().st_size > 0
+    except OSError:
+        return False
+
+
+def _continued_by(path: Path, lines: list[str]) -> bool:
+    """Whether writing ``lines`` to ``path`` loses nothing: no file there, an empty one, or
+    the record of this very game so far (a session resumed from ``--db`` writes it again)."""
+    if not _has_content(path):
+        return True
+    try:
+        with path.open("rb") as fh:
+            text = fh.read(MAX_TEXT_BYTES + 1).decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    old = text.removesuffix("\n").split("\n")
+    return len(old) <= len(lines) and old == lines[: len(old)]
 
 
 def check_output(path: Path, option: str) -> None:
