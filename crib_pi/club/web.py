@@ -31,10 +31,10 @@ h2{font-size:clamp(1.1rem,3vw,1.8rem);margin:1.2rem 0 .4rem}
 table{border-collapse:collapse;width:100%;font-size:clamp(1rem,2.4vw,1.5rem)}
 th,td{padding:.35rem .5rem;text-align:left;border-bottom:1px solid #2f6b4a}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
-tr:nth-child(1) td{font-weight:bold;color:#ffd866}
+table.st tr:nth-child(2) td{font-weight:bold;color:#ffd866}
 .note{color:#cfc7b0;font-size:.95rem}
 .problem{color:#ffb4a2}
-.big{font-size:clamp(2rem,9vw,6rem);text-align:center;margin-top:20vh;font-weight:bold}
+.big{font-size:clamp(2rem,7vw,6rem);text-align:center;margin-top:20vh;font-weight:bold}
 .sub{font-size:clamp(1.2rem,4vw,2.4rem);text-align:center;color:#cfc7b0}
 """
 
@@ -59,7 +59,7 @@ def standings_body(data: dict[str, Any]) -> str:
             )
         )
         + "</h1>",
-        "<table><tr><th class=n>#</th><th>{}</th><th class=n>{}</th><th class=n>{}</th>"
+        "<table class=st><tr><th class=n>#</th><th>{}</th><th class=n>{}</th><th class=n>{}</th>"
         "<th class=n>{}</th><th class=n>{}</th></tr>".format(
             e(_("player")), e(_("game points")), e(_("spread")), e(_("games")), e(_("wins"))
         ),
