@@ -30,11 +30,9 @@ from pathlib import Path
 from crib_pi.actions import GameOptions, NewGame
 from crib_pi.club.broker import DIRECTOR, conf, table_user, write_files
 from crib_pi.club.config import ClubConfig
-from crib_pi.club.director import Director
 from crib_pi.club.link import Link
 from crib_pi.club.messages import Event, topic
 from crib_pi.club.store import ClubStore
-from crib_pi.club.web import serve, standings_body
 from crib_pi.records import format_line
 from crib_pi.simulate import random_game
 
@@ -77,28 +75,40 @@ def run(count: int, folder: Path) -> None:
         name = table_user(table) if table else DIRECTOR
         return ClubConfig("bench", "127.0.0.1", port, table, name, users[name], "k")
 
-    store = ClubStore(folder / "club.sqlite3", "bench", create=True)
+    file = folder / "club.sqlite3"
+    store = ClubStore(file, "bench", create=True)
+    store.set_meta("key", "k")
     store.add_tables(tables)
     store.add_players([f"P{n:03d}" for n in range(2 * count)])
-    link = Link(config(), "director", [topic("bench", "+", "events")])
-    director = Director(store, "k", link.publish, rounds=2, say=lambda m: None)
-    director.refresh()
-    server = serve(director.board, f"127.0.0.1:{web}", "Standings", standings_body)
-    stop = threading.Event()
-
-    def directing() -> None:
-        while not stop.is_set():
-            director.absorb(link.drain(0.05))
-
-    thread = threading.Thread(target=directing, daemon=True)
-    thread.start()
+    store.close()
+    director_config = folder / "director.toml"
+    director_config.write_text(
+        f'[club]\nclub = "bench"\nbroker = "127.0.0.1"\nport = {port}\nuser = "{DIRECTOR}"\n'
+        f'password = "{users[DIRECTOR]}"\nkey = "k"\nweb = "127.0.0.1:{web}"\n'
+    )
+    director = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "crib_pi",
+            "--lang",
+            "en",
+            "club",
+            "--config",
+            str(director_config),
+            "--file",
+            str(file),
+            "run",
+            "--rounds",
+            "2",
+        ],
+        stdout=subprocess.DEVNULL,
+    )
     try:
-        measure(count, director, folder, senders_for(tables, config), web)
+        measure(count, file, senders_for(tables, config), web)
     finally:
-        stop.set()
-        thread.join()
-        link.close()
-        server.server_close()
+        director.terminate()
+        director.wait()
         broker.terminate()
         broker.wait()
 
@@ -107,10 +117,8 @@ def senders_for(tables: list[str], config) -> dict[str, Link]:  # type: ignore[n
     return {t: Link(config(t), f"table-{t}", []) for t in tables}
 
 
-def measure(
-    count: int, director: Director, folder: Path, senders: dict[str, Link], web: int
-) -> None:
-    reader = ClubStore(folder / "club.sqlite3", "bench")
+def measure(count: int, file: Path, senders: dict[str, Link], web: int) -> None:
+    reader = ClubStore(file, "bench")
     wait(lambda: all(s.connected for s in senders.values()), 30)
     wait(lambda: reader.current_round() == 1, 30)
 
@@ -141,7 +149,8 @@ def measure(
         pending[table] = (number, lines)
         event = Event(table, number, 2, 0, tuple(lines[:-1]), None)
         senders[table].publish(topic("bench", table, "events"), event.to_bytes("bench"))
-    wait(lambda: director.lines_taken >= total + sum(len(x) - 1 for _n, x in pending.values()), 300)
+    sent = total + sum(len(x) - 1 for _n, x in pending.values())
+    wait(lambda: reader.db.execute("SELECT count(*) FROM events").fetchone()[0] >= sent, 300)
     time.sleep(0.5)
     stream = urllib.request.urlopen(f"http://127.0.0.1:{web}/events", timeout=30)
     latest: dict[str, object] = {}

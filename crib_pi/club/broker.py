@@ -7,6 +7,8 @@ tests start a broker of their own from the same files.
 
 from __future__ import annotations
 
+import os
+import pwd
 import secrets
 import shutil
 import subprocess
@@ -97,4 +99,18 @@ def write_files(folder: Path, club: str, tables: list[str]) -> dict[str, str]:
             )
         )
     (folder / "acl").write_text(acl(club, tables))
+    _give_to_mosquitto(folder, passwd, folder / "acl", folder / "data")
     return users
+
+
+def _give_to_mosquitto(*paths: Path) -> None:
+    """As root, hand the files to Debian's ``mosquitto`` user: the broker reads them after it
+    drops root's rights (and refuses a password file the world can read)."""
+    if os.geteuid() != 0:
+        return
+    try:
+        owner = pwd.getpwnam("mosquitto")
+    except KeyError:
+        return
+    for path in paths:
+        os.chown(path, owner.pw_uid, owner.pw_gid)

@@ -65,13 +65,23 @@ class Director:
         self.say = say
         self.board = Board()
         self.have: dict[tuple[str, int], set[int]] = {}
-        self.prefix: dict[tuple[str, int], int] = {}
+        self.prefix: dict[str, dict[int, int]] = {}  # table -> record -> lines without a gap
+        self.pairs: dict[tuple[int, str], tuple[str, str]] = {}  # made once, never changed
+        self.records: dict[tuple[str, int], list[Any]] = {}  # [round, final, status]
+        for t, r, n, f in store.db.execute("SELECT tbl, record, round, final FROM records"):
+            self.records[(str(t), int(r))] = [int(n), f, "open"]
+        for t, r, status in store.db.execute("SELECT tbl, record, status FROM records"):
+            self.records[(str(t), int(r))][2] = str(status)
         self.published_round = 0
         self.lines_taken = 0
         for table, record, seq in store.db.execute("SELECT tbl, record, seq FROM events"):
             self.have.setdefault((str(table), int(record)), set()).add(int(seq))
-        for key_ in self.have:
-            self._advance(key_)
+        whole = [key_ for key_ in self.have if self._advance(key_)]
+        if whole:  # a file from an older run, whole but never settled: settle it now
+            store.begin()
+            for table, record in whole:
+                self._settle(table, record)
+            store.commit()
 
     # taking in ------------------------------------------------------------------------------
 
@@ -105,14 +115,14 @@ class Director:
             self.refresh()
 
     def _take(self, event: Event, complete: list[tuple[str, int]]) -> None:
-        pairing = self.store.pairing(event.round, event.table)
-        if event.table not in self.store.tables() or pairing is None:
+        pairing = self._pairing(event.round, event.table)
+        if pairing is None:
             raise MessageError(
                 _(
                     "table {table} has no game in round {round}; its record {record} is not counted"
                 ).format(table=event.table, round=event.round, record=event.record)
             )
-        known = self.store.record(event.table, event.record)
+        known = self.records.get((event.table, event.record))
         if known is not None and known[0] != event.round:
             raise MessageError(
                 _(
@@ -128,6 +138,9 @@ class Director:
                 )
             )
         self.store.note_record(event.table, event.record, event.round, final)
+        row = self.records.setdefault((event.table, event.record), [event.round, None, "open"])
+        if row[1] is None:
+            row[1] = final
         self.store.add_lines(event.table, event.record, event.seq, event.lines)
         key = (event.table, event.record)
         seqs = self.have.setdefault(key, set())
@@ -140,20 +153,20 @@ class Director:
     def _advance(self, key: tuple[str, int]) -> bool:
         """Move the record's gap-free length on; True when it is whole and still open."""
         seqs = self.have.get(key, set())
-        n = self.prefix.get(key, 0)
+        done = self.prefix.setdefault(key[0], {})
+        n = done.get(key[1], 0)
         while n in seqs:
             n += 1
-        self.prefix[key] = n
-        row = self.store.record(*key)
+        done[key[1]] = n
+        row = self.records.get(key)
         return row is not None and row[2] == "open" and row[1] is not None and n >= row[1]
 
     def _settle(self, table: str, record: int) -> None:
         """A whole record: replay it through the rules engine and count it, or refuse it."""
-        row = self.store.record(table, record)
-        assert row is not None and row[1] is not None
-        round_, final = row[0], row[1]
+        row = self.records[(table, record)]
+        round_, final = int(row[0]), int(row[1])
         lines = [line for seq, line in self.store.lines(table, record) if seq < final]
-        pairing = self.store.pairing(round_, table)
+        pairing = self._pairing(round_, table)
         assert pairing is not None
         try:
             replay = replay_lines(lines)
@@ -181,6 +194,7 @@ class Director:
                 )
         except CribError as exc:
             self.store.set_status(table, record, "refused", str(exc))
+            row[2] = "refused"
             self._report(
                 table,
                 _("table {table} record {record} refused, not counted: {reason}").format(
@@ -189,14 +203,23 @@ class Director:
             )
             return
         self.store.set_status(table, record, "scored")
+        row[2] = "scored"
+
+    def _pairing(self, round_: int, table: str) -> tuple[str, str] | None:
+        if (round_, table) not in self.pairs:
+            found = self.store.pairing(round_, table)
+            if found is None:
+                return None
+            self.pairs[(round_, table)] = found
+        return self.pairs[(round_, table)]
 
     def _report(self, table: str, message: str) -> None:
         self.store.report(table, message)
         self.say(message)
 
     def _ack(self, table: str) -> None:
-        acked = {str(r): n for (t, r), n in self.prefix.items() if t == table}
-        finals = [r for t, r, _n, final in self.store.records_of(table) if final is not None]
+        acked = {str(r): n for r, n in self.prefix.get(table, {}).items()}
+        finals = [r for r in self.prefix.get(table, {}) if self.records[(table, r)][1] is not None]
         body = {"club": self.club, "table": table, "kind": "ack", "acked": acked, "final": finals}
         self.publish(topic(self.club, table, "ack"), sign(self.key, body), True)
 

@@ -42,6 +42,11 @@ def add_parser(sub: Any) -> None:
         "--broker", default="localhost", help=_("the broker's address, as tables see it")
     )
     p.add_argument("--port", type=int, default=1883)
+    p.add_argument("--tls-cert", type=Path, help=_("the broker's certificate: listen with TLS"))
+    p.add_argument("--tls-key", type=Path, help=_("the certificate's private key"))
+    p.add_argument(
+        "--tls-ca", type=Path, help=_("the CA that signed it, for the tables (default: --tls-cert)")
+    )
     p.set_defaults(func=run_init)
 
     p = verbs.add_parser("players", help=_("register players"))
@@ -126,8 +131,16 @@ def run_init(args: argparse.Namespace) -> int:
             _("{path} exists already; give another --file (it is left as it is)").format(path=path)
         )
     out = args.out
+    tls = None
+    if args.tls_cert or args.tls_key:
+        if not (args.tls_cert and args.tls_key):
+            raise CribError(_("--tls-cert and --tls-key go together"))
+        for given in (args.tls_cert, args.tls_key, args.tls_ca):
+            if given is not None and not given.is_file():
+                raise CribError(_("{path}: no such file").format(path=given))
+        tls = (str(args.tls_cert.resolve()), str(args.tls_key.resolve()))
     users = write_files(out, club, tables)
-    (out / "crib-pi.conf").write_text(conf(out, args.port))
+    (out / "crib-pi.conf").write_text(conf(out, args.port, tls=tls))
     key = secrets.token_urlsafe(24)
     store = ClubStore(path, club, create=True)
     store.set_meta("key", key)
@@ -139,6 +152,7 @@ def run_init(args: argparse.Namespace) -> int:
         return (
             f'[club]\nclub = "{club}"\nbroker = "{args.broker}"\nport = {args.port}\n'
             f'table = "{table}"\nuser = "{user}"\npassword = "{users[user]}"\nkey = "{key}"\n'
+            + (f'tls_ca = "{(args.tls_ca or args.tls_cert).resolve()}"\n' if tls else "")
         )
 
     (out / "director.toml").write_text(section(DIRECTOR, "") + 'web = "0.0.0.0:8033"\n')
