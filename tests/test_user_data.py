@@ -153,7 +153,7 @@ def test_a_chmod_444_database_as_a_user_is_read_and_left_alone(shared_tmp: Path)
     lines = _games(db, 2)
     db.chmod(0o444)
     before = db.read_bytes()
-    probe = _as_nobody("--version", cwd=tmp_path)
+    probe = _as_nobody("--help", cwd=tmp_path)
     if probe.returncode != 0:
         pytest.skip(f"the user nobody cannot run this Python here: {probe.stderr.strip()[:200]}")
     frames = tmp_path / "frames"
@@ -367,7 +367,7 @@ def test_a_read_only_demo_folder_is_refused_at_once_for_a_user(shared_tmp: Path)
     out = tmp_path / "out"
     out.mkdir(mode=0o555)
     out.chmod(0o555)
-    probe = _as_nobody("--version", cwd=tmp_path)
+    probe = _as_nobody("--help", cwd=tmp_path)
     if probe.returncode != 0:
         pytest.skip(f"the user nobody cannot run this Python here: {probe.stderr.strip()[:200]}")
     started = time.monotonic()
