@@ -41,7 +41,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--broker", default="localhost", help=_("the broker's address, as tables see it")
     )
-    p.add_argument("--port", type=int, default=1883)
+    p.add_argument("--port", type=int, default=1883, help=_("the broker's port (default 1883)"))
     p.add_argument("--tls-cert", type=Path, help=_("the broker's certificate: listen with TLS"))
     p.add_argument("--tls-key", type=Path, help=_("the certificate's private key"))
     p.add_argument(
@@ -50,7 +50,7 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(func=run_init)
 
     p = verbs.add_parser("players", help=_("register players"))
-    p.add_argument("names", nargs="+", metavar="NAME")
+    p.add_argument("names", nargs="+", metavar="NAME", help=_("the players' names"))
     p.set_defaults(func=run_players)
 
     p = verbs.add_parser("pair", help=_("pair the next round (the running director sends it)"))
@@ -66,12 +66,12 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(func=run_director)
 
     p = verbs.add_parser("standings", help=_("print the standings"))
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help=_("print one JSON array"))
     p.set_defaults(func=run_standings)
 
     p = verbs.add_parser("correct", help=_("correct a game's scores (recorded, with a reason)"))
-    p.add_argument("round", type=int)
-    p.add_argument("table")
+    p.add_argument("round", type=int, help=_("the round's number"))
+    p.add_argument("table", help=_("the table's name"))
     p.add_argument(
         "scores",
         type=int,
@@ -79,7 +79,9 @@ def add_parser(sub: Any) -> None:
         metavar="SCORE",
         help=_("the first and second player's scores, as paired"),
     )
-    p.add_argument("--reason", required=True)
+    p.add_argument(
+        "--reason", required=True, help=_("why the scores are corrected (kept with them)")
+    )
     p.set_defaults(func=run_correct)
 
     p = verbs.add_parser("export", help=_("write the night's results as CSV"))
