@@ -12,6 +12,7 @@ import secrets
 import signal
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -233,6 +234,7 @@ def run_director(args: argparse.Namespace) -> int:
         flush=True,
     )
     connects = 0
+    waiting = Waiting(config.club)
     try:
         while not stop.is_set():
             if link.connects != connects:
@@ -243,12 +245,41 @@ def run_director(args: argparse.Namespace) -> int:
                 raise CribError(
                     _("the broker refused the director: {why}").format(why=link.refused[-1])
                 )
+            waiting.check(link.connected)
     finally:
         link.close()
         if server is not None:
             server.server_close()
         store.close()
     return 0
+
+
+class Waiting:
+    """Says once, after a few seconds, that the broker cannot be reached (the link keeps trying
+    and nothing is lost meanwhile), and again if it is lost later."""
+
+    def __init__(self, config: Any, patience: float = 3.0) -> None:
+        self.where = f"{config.broker}:{config.port}"
+        self.patience = patience
+        self.since: float | None = time.monotonic()
+        self.said = False
+
+    def check(self, connected: bool) -> None:
+        now = time.monotonic()
+        if connected:
+            self.since, self.said = None, False
+            return
+        if self.since is None:
+            self.since = now
+        if not self.said and now - self.since > self.patience:
+            self.said = True
+            print(
+                _("cannot reach the broker at {where}; trying again (nothing is lost)").format(
+                    where=self.where
+                ),
+                file=sys.stderr,
+                flush=True,
+            )
 
 
 def run_standings(args: argparse.Namespace) -> int:
@@ -354,9 +385,16 @@ def run_table(args: argparse.Namespace) -> int:
     link.connect()
     print(link.caption(), flush=True)
     shown = ""
+    waiting = Waiting(config.club)
     try:
         while not stop.is_set():
             link.step()
+            if link.link is not None:
+                if link.link.refused:
+                    raise CribError(
+                        _("the broker refused this table: {why}").format(why=link.link.refused[-1])
+                    )
+                waiting.check(link.link.connected)
             caption = link.caption()
             if caption != shown:
                 shown = caption
