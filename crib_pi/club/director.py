@@ -73,6 +73,7 @@ class Director:
         for t, r, status in store.db.execute("SELECT tbl, record, status FROM records"):
             self.records[(str(t), int(r))][2] = str(status)
         self.published_round = 0
+        self.file_version = -1
         self.lines_taken = 0
         for table, record, seq in store.db.execute("SELECT tbl, record, seq FROM events"):
             self.have.setdefault((str(table), int(record)), set()).add(int(seq))
@@ -131,6 +132,12 @@ class Director:
                 ).format(table=event.table, record=event.record, first=known[0], round=event.round)
             )
         final = event.final
+        if final is not None and known is not None and known[1] not in (None, final):
+            raise MessageError(
+                _("table {table} record {record} said it ends at {first}, now at {final}").format(
+                    table=event.table, record=event.record, first=known[1], final=final
+                )
+            )
         if final is not None and event.seq + len(event.lines) > final:
             raise MessageError(
                 _("table {table} record {record}: lines past its end ({final})").format(
@@ -279,6 +286,10 @@ class Director:
     def step(self) -> None:
         """What the file says to do now: a round paired by ``crib-pi club pair`` sent, the
         next round paired when the last is done (automatic pairing)."""
+        version = self.store.db.execute("PRAGMA data_version").fetchone()[0]
+        if version != self.file_version:  # another command wrote the file (a correction...)
+            self.file_version = version
+            self.refresh()
         current = self.store.current_round()
         if current != self.published_round:
             self.send_round()

@@ -60,6 +60,15 @@ def test_the_standings_page_is_live_read_only_and_speaks_french(tmp_path: Path) 
             time.sleep(0.01)
         assert any("121-87" in x for x in bodies) and time.monotonic() - t0 < 1.0
         assert store.games(1)[0].scores == (121, 87)  # the POST changed nothing
+        other = ClubStore(tmp_path / "c.sqlite3", "friday")  # crib-pi club correct, elsewhere
+        other.correct(1, "1", (121, 78), "a hand of 9 pegged as 18")
+        other.close()
+        t0 = time.monotonic()
+        while not any("corrected by the director" in x for x in bodies):
+            director.step()  # the running director's loop
+            assert time.monotonic() - t0 < 5
+            time.sleep(0.05)
+        assert "121-87 became 121-78 (a hand of 9 pegged as 18)" in bodies[-1]
     finally:
         server.server_close()
 
