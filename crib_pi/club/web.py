@@ -36,6 +36,7 @@ table.st tr:nth-child(2) td{font-weight:bold;color:#ffd866}
 .problem{color:#ffb4a2}
 .big{font-size:clamp(2rem,7vw,6rem);text-align:center;margin-top:20vh;font-weight:bold}
 .sub{font-size:clamp(1.2rem,4vw,2.4rem);text-align:center;color:#cfc7b0}
+@media (max-width:600px){main{padding:.5rem}th,td{padding:.3rem .2rem}th{font-size:.8rem}}
 """
 
 
