@@ -4,10 +4,13 @@ The camera thread only finds the mat and reads cards in each frame and queues th
 the main loop tracks them, polls the buttons, applies what follows to the game (which commits
 each change to the database with the table's state), draws the board, and pings systemd's
 watchdog. SIGTERM, Ctrl-C or the window's close button stops it cleanly, with nothing lost.
+Other threads (a club's link) hand the main loop work through ``chores``, never touching the
+game themselves.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import queue
 import signal
@@ -62,6 +65,16 @@ class Assistant:
     _signalled: int | None = field(default=None, init=False)
     #: Called with each snapshot the screen is shown (the board's web page, crib_pi.web).
     listeners: list[Callable[[BoardSnapshot], None]] = field(default_factory=list)
+    #: The line above the board (a club's pairing), asked at each drawing; redrawn when it
+    #: changes. Called on the main loop only.
+    caption: Callable[[], str] | None = None
+    #: Work other threads hand the main loop (a club's pairing has come), done there in order;
+    #: each returns whether the board changed.
+    chores: queue.Queue[Callable[[], bool]] = field(default_factory=queue.Queue)
+    #: Sees each press before the table and returns True when it took it (a club's next game
+    #: starts on Confirm once the game is over).
+    before_press: Callable[[Press], bool] | None = None
+    _caption_shown: str = field(default="", init=False)
 
     def __post_init__(self) -> None:
         self.announcer = Announcer(self.devices.config.voice.spoken_language())
@@ -112,11 +125,14 @@ class Assistant:
             while not self.stop.is_set() and self._signalled is None:
                 if self.devices.screen.pump():  # the window's close button
                     break
-                changed = self._step()
+                changed = self._chores()
+                changed = self._step() or changed
                 if changed:
                     self.table.log.commit((LIVE, 0, self.table.state()))
                     self.show()
                     self.speak()
+                elif self.caption is not None and self.caption() != self._caption_shown:
+                    self.show()
                 if ping is not None and time.monotonic() - last_ping >= ping:
                     notify("WATCHDOG=1")
                     last_ping = time.monotonic()
@@ -132,12 +148,39 @@ class Assistant:
         """The board on the screen, and the same snapshot to each listener; a listener that
         fails is logged, never stops the game."""
         snapshot = self.table.snapshot()
+        if self.caption is not None:
+            self._caption_shown = self.caption()
+            snapshot = dataclasses.replace(snapshot, caption=self._caption_shown)
         self.devices.show(snapshot)
         for listener in self.listeners:
             try:
                 listener(snapshot)
             except Exception:
                 log.exception("a board listener failed")
+
+    def _chores(self) -> bool:
+        """Do what other threads handed in; one that fails is logged, never stops the game."""
+        changed = False
+        while True:
+            try:
+                chore = self.chores.get_nowait()
+            except queue.Empty:
+                return changed
+            try:
+                changed = bool(chore()) or changed
+            except Exception:
+                log.exception("a chore from another thread failed")
+
+    def new_table(self, table: TableSession) -> None:
+        """Play ``table``'s game from now on (a club's next pairing): the old game's log is
+        committed as it stands, and the voice starts afresh. ``table`` must share the old one's
+        tracker, which the camera thread's pipeline holds."""
+        if table.tracker is not self.table.tracker:
+            raise ValueError("the new table must keep the camera's tracker")
+        self.table.log.commit((LIVE, 0, self.table.state()))
+        self.table = table
+        self.announcer = Announcer(self.devices.config.voice.spoken_language())
+        self.announcer.after(table)
 
     def _step(self) -> bool:
         changed = False
@@ -159,7 +202,8 @@ class Assistant:
                 continue
             press = press_from(gesture)
             if press is not None:
-                self.table.on_press(press)
+                if self.before_press is None or not self.before_press(press):
+                    self.table.on_press(press)
                 changed = True
         return changed
 

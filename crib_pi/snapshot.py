@@ -78,6 +78,8 @@ class BoardSnapshot:
     the coach's discards), empty when learn mode is off.
     ``skunk_lines`` are the highest losing scores that are a skunk, a double (and a triple,
     when that house rule is on): ``(90, 60)`` in a game to 121.
+    ``caption`` is a line above the board that is not the game's: a club's pairing ("Table 4:
+    Alice v Bob"), empty when the table is no club's.
     """
 
     players: int
@@ -99,6 +101,7 @@ class BoardSnapshot:
     learn: tuple[str, ...] = field(default=())
     #: The players' configured names; ``name_of`` says a player as people read it.
     names: tuple[str, ...] = field(default=())
+    caption: str = ""
 
     def side_of(self, player: int) -> int:
         """The side a player pegs for."""

@@ -5,7 +5,9 @@ CA certificate, and reconnection within a second or two of the broker coming bac
 from __future__ import annotations
 
 import queue
-from collections.abc import Sequence
+import sys
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from crib_pi.club.config import ClubConfig
@@ -84,3 +86,36 @@ class Link:
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+
+
+def to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+class Waiting:
+    """Says once, after a few seconds, that the broker cannot be reached (the link keeps trying
+    and nothing is lost meanwhile), and again if it is lost later."""
+
+    def __init__(
+        self, config: ClubConfig, patience: float = 3.0, say: Callable[[str], None] = to_stderr
+    ) -> None:
+        self.where = f"{config.broker}:{config.port}"
+        self.patience = patience
+        self.say = say
+        self.since: float | None = time.monotonic()
+        self.said = False
+
+    def check(self, connected: bool) -> None:
+        now = time.monotonic()
+        if connected:
+            self.since, self.said = None, False
+            return
+        if self.since is None:
+            self.since = now
+        if not self.said and now - self.since > self.patience:
+            self.said = True
+            self.say(
+                _("cannot reach the broker at {where}; trying again (nothing is lost)").format(
+                    where=self.where
+                )
+            )

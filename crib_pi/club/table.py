@@ -164,8 +164,8 @@ class TableLink:
         stale = now - self.progress > self.resend_after
         for stored in self.games.records():
             number = self.round_of(stored.id)
-            if number is None:
-                continue
+            if number is None or (stored.lines < 2 and not stored.finished):
+                continue  # no round's, or only set up (crib-pi run sets a game up afresh)
             acked = self.acked.get(stored.id, 0)
             open_end = stored.finished and stored.id not in self.closed
             if open_end:  # the end is not acknowledged: its last line goes again with it

@@ -12,7 +12,6 @@ import secrets
 import signal
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -209,7 +208,7 @@ def run_pair(args: argparse.Namespace) -> int:
 
 
 def run_director(args: argparse.Namespace) -> int:
-    from crib_pi.club.link import Link
+    from crib_pi.club.link import Link, Waiting
     from crib_pi.club.messages import topic
     from crib_pi.club.web import serve, standings_body
 
@@ -252,34 +251,6 @@ def run_director(args: argparse.Namespace) -> int:
             server.server_close()
         store.close()
     return 0
-
-
-class Waiting:
-    """Says once, after a few seconds, that the broker cannot be reached (the link keeps trying
-    and nothing is lost meanwhile), and again if it is lost later."""
-
-    def __init__(self, config: Any, patience: float = 3.0) -> None:
-        self.where = f"{config.broker}:{config.port}"
-        self.patience = patience
-        self.since: float | None = time.monotonic()
-        self.said = False
-
-    def check(self, connected: bool) -> None:
-        now = time.monotonic()
-        if connected:
-            self.since, self.said = None, False
-            return
-        if self.since is None:
-            self.since = now
-        if not self.said and now - self.since > self.patience:
-            self.said = True
-            print(
-                _("cannot reach the broker at {where}; trying again (nothing is lost)").format(
-                    where=self.where
-                ),
-                file=sys.stderr,
-                flush=True,
-            )
 
 
 def run_standings(args: argparse.Namespace) -> int:
@@ -368,6 +339,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_table(args: argparse.Namespace) -> int:
     from crib_pi.club.director import Board
+    from crib_pi.club.link import Waiting
     from crib_pi.club.table import TableLink
     from crib_pi.club.web import pairing_body, serve
     from crib_pi.store import default_db, open_store

@@ -204,13 +204,18 @@ def live(args: argparse.Namespace, devices: Any, config: Any) -> int:
         problems.append("the saved table state did not match the game; the mat is read afresh")
     recognizer = _recognizer(problems, config.session.deck)
     web = start_board_server(config.web, problems)  # the board in a browser, if [web] says so
-    for problem in problems:
-        print(f"crib-pi: {problem}", file=sys.stderr)
     assistant = Assistant(devices, table, recognizer, fps=config.session.fps)
     assistant.listeners += [web.publish] if web is not None else []
+    club = join_club(config, assistant, web, log.store, problems)  # if [club] names this table
+    for problem in problems:
+        print(f"crib-pi: {problem}", file=sys.stderr)
     try:
+        if club is not None:
+            club.start()
         assistant.run(service=args.service)
     finally:
+        if club is not None:
+            club.close()
         if web is not None:
             web.close()
     signalled = assistant.signalled
@@ -222,6 +227,101 @@ def live(args: argparse.Namespace, devices: Any, config: Any) -> int:
         )
         return stopped_status(why, service=args.service)
     return 0
+
+
+def _say(line: str) -> None:
+    print(f"crib-pi: {line}", file=sys.stderr, flush=True)
+
+
+def join_club(
+    config: Any, assistant: Any, web: Any, store: Any, problems: list[str], *, patience: float = 3.0
+) -> Any:
+    """The club's link when ``[club]`` names this table (not yet started), else None.
+
+    Its pairing is shown above the board and on the page's banner as it comes. A pairing needs
+    a game begun after it, under its players' names, to be counted: one that comes before the
+    table's game has begun sets that game up afresh at once; one that comes while a game is
+    under way waits for it to end, and then Confirm starts the pairing's game (the caption
+    says so). What stops it from starting is a start-up problem; the game goes on without it.
+    """
+    import dataclasses
+
+    from crib_pi.club.attable import LinkThread, Pairing, waits
+    from crib_pi.club.link import paho
+    from crib_pi.session.table import TableSession
+    from crib_pi.store import GameLog
+
+    club = config.club
+    if not club.table:
+        return None  # no table of a club (or the director's machine)
+    if not (club.club and club.key):
+        problems.append(_("[club] needs club, table and key for a table to join its club"))
+        return None
+    try:
+        paho()
+    except CribError as exc:
+        problems.append(str(exc))
+        return None
+    if store is None:
+        problems.append(
+            _("[club] table {table}: the club's link needs the game database").format(
+                table=club.table
+            )
+        )
+        return None
+    playable = assistant.table.options.players == 2
+    if not playable:
+        problems.append(
+            _(
+                "[club] table {table}: a club game is for two players, not {players}; "
+                "the pairings are shown, no game is set up for them"
+            ).format(table=club.table, players=assistant.table.options.players)
+        )
+    latest: list[Pairing] = []  # the last pairing taken in, on the main loop
+
+    def waiting() -> Pairing | None:
+        table = assistant.table
+        if not (playable and latest and waits(latest[-1], table.log.record, table.options.names)):
+            return None
+        return latest[-1]
+
+    def new_game(pairing: Pairing) -> None:
+        old = assistant.table
+        if old.game.phase == "over":
+            old.tracker.ignore_everything()  # the last game's cards are still on the mat
+        options = dataclasses.replace(old.options, names=pairing.players)
+        table = TableSession(options, GameLog(store, batch=True), old.tracker)
+        table.set_learn(old.learn is not None)
+        assistant.new_table(table)
+
+    def take(pairing: Pairing) -> bool:
+        latest[:] = [pairing]
+        if waiting() is not None and len(assistant.table.log.memory) <= 1:
+            new_game(pairing)  # nothing played yet: the game is set up for the pairing
+        return True
+
+    def caption() -> str:
+        if not latest:
+            return ""
+        if waiting() is not None and assistant.table.game.phase == "over":
+            return _("{caption} · Confirm starts this game").format(caption=latest[-1].caption)
+        return latest[-1].caption
+
+    def before_press(press: Any) -> bool:
+        pairing = waiting()
+        if press.button != "confirm" or pairing is None or assistant.table.game.phase != "over":
+            return False
+        new_game(pairing)
+        return True
+
+    def on_pairing(pairing: Pairing) -> None:  # in the link's thread
+        if web is not None:
+            web.set_banner(pairing.caption)
+        assistant.chores.put(lambda: take(pairing))
+
+    assistant.caption = caption
+    assistant.before_press = before_press
+    return LinkThread(club, Path(store.path), on_pairing, say=_say, patience=patience)
 
 
 class _Progress:

@@ -10,6 +10,7 @@ from crib_pi.devices.screen.base import Hint
 from crib_pi.devices.screen.board import draw_board
 from crib_pi.devices.screen.layout import ScreenLayout
 from crib_pi.devices.screen.panels import (
+    draw_caption,
     draw_event,
     draw_flags,
     draw_learn,
@@ -30,9 +31,14 @@ def draw(
     """Fill ``surface`` (any size) with the board state."""
     width, height = surface.get_size()
     layout = ScreenLayout.for_size(
-        width, height, flag_lines=len(snapshot.flags[-2:]), learn=bool(snapshot.learn)
+        width,
+        height,
+        flag_lines=len(snapshot.flags[-2:]),
+        learn=bool(snapshot.learn),
+        caption=bool(snapshot.caption),
     )
     surface.fill(st.BACKGROUND)
+    draw_caption(surface, layout.caption, snapshot.caption, layout.unit)
     draw_scores(surface, layout.scores, snapshot, layout.unit)
     draw_board(surface, layout.board, snapshot)
     draw_win(surface, layout.board, snapshot)

@@ -3,7 +3,8 @@
 Landscape (the 7-inch 800x480 display) stacks scores, board, then the play and scoring
 panels side by side; portrait (Touch Display 2, 720x1280) stacks everything. In learn mode
 the board shares its space with the learn panel: beside it in landscape, below it in portrait.
-Pure geometry, so the split is the same whatever draws it.
+A caption (a club's pairing, "Table 4: Alice v Bob") takes a band across the top, and the rest
+shrinks to fit below it. Pure geometry, so the split is the same whatever draws it.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ class ScreenLayout:
     prompt: Box
     unit: int
     learn: Box = Box(0, 0, 0, 0)
+    caption: Box = Box(0, 0, 0, 0)
 
     @property
     def portrait(self) -> bool:
@@ -63,14 +65,24 @@ class ScreenLayout:
 
     @classmethod
     def for_size(
-        cls, width: int, height: int, flag_lines: int = 0, *, learn: bool = False
+        cls,
+        width: int,
+        height: int,
+        flag_lines: int = 0,
+        *,
+        learn: bool = False,
+        caption: bool = False,
     ) -> ScreenLayout:
         """Lay out a ``width`` x ``height`` screen; ``flag_lines`` warnings get a band each;
-        ``learn`` makes room for learn mode's panel."""
+        ``learn`` makes room for learn mode's panel, ``caption`` for a band across the top."""
         unit = max(4, min(width, height) // 60)
         m = unit * 2
         inner = Box(m, m, width - 2 * m, height - 2 * m)
         portrait = height > width
+        band = Box(0, 0, 0, 0)
+        if caption:  # as tall as a flag's band: big enough to read across the table
+            band = Box(inner.x, inner.y, inner.w, int(inner.h * (0.045 if portrait else 0.075)))
+            inner = Box(inner.x, band.bottom + unit, inner.w, inner.h - band.h - unit)
         weights = (0.17, 0.37, 0.15, 0.2, 0.06) if portrait else (0.22, 0.42, 0.0, 0.26, 0.1)
         flags_n = min(flag_lines, 2)
         flag_h = int(inner.h * (0.04 if portrait else 0.07)) * flags_n
@@ -100,4 +112,4 @@ class ScreenLayout:
             )
         elif learn:
             board, taught = board.split_x(0.4, gap=unit * 2)
-        return cls((width, height), scores, board, play, event, flags, prompt, unit, taught)
+        return cls((width, height), scores, board, play, event, flags, prompt, unit, taught, band)

@@ -306,6 +306,16 @@ def draw_prompt(
         st.text(surface, line, size, st.TEXT, (box.x, top + n * size), max_w=room)
 
 
+def draw_caption(surface: pygame.Surface, box: Box, caption: str, unit: int) -> None:
+    """A club's pairing across the top ("Table 4: Alice v Bob"), gold on a panel, centred and
+    as large as the band allows, so the players find their table from across the room."""
+    if not caption or box.h <= 0:
+        return
+    st.panel(surface, box, st.PANEL, st.GOLD)
+    centre = (box.x + box.w // 2, box.y + box.h // 2)
+    st.text(surface, caption, int(box.h * 0.8), st.GOLD, centre, "center", max_w=box.w - 4 * unit)
+
+
 def draw_win(surface: pygame.Surface, box: Box, snapshot: BoardSnapshot) -> None:
     """A banner across the board: who won, the final score, and any skunk."""
     won = winning_side(snapshot)
