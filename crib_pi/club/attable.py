@@ -98,7 +98,7 @@ class LinkThread:
             link = TableLink(self.config, games, state_file(self.db), say=self.say)
             link.connect()
             self._loop(link)
-        except CribError as exc:
+        except (CribError, OSError) as exc:  # OSError: no socket (a service off the network)
             self.say(self._failed(exc))
         except Exception as exc:  # a bug in the link must not stop the game
             log.exception("the club's link failed")
