@@ -288,3 +288,13 @@ def test_a_pairing_waits_for_a_game_of_its_own(
 ) -> None:
     assert waits(Pairing("Table 4: Ann v Bob", 2, ("Ann", "Bob"), 10), record, names) is expected
     assert not waits(Pairing("Table 4: no game in round 2", 2, (), 10), record, names)
+
+
+def test_the_screenshot_of_a_tables_screen_is_committed_and_shown() -> None:
+    pygame = pytest.importorskip("pygame")
+    shot = SCREENS / "club-table-screen.png"
+    assert pygame.image.load(str(shot)).get_size() == (800, 480)
+    readme = (SCREENS.parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## A club's tables")[1].split("\n## ")[0]
+    assert "(docs/screens/club-table-screen.png)" in section
+    assert "start the game after the pairing shows" in section
