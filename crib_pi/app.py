@@ -59,6 +59,7 @@ class Assistant:
     table: TableSession
     recognizer: Recognizer
     fps: float = 10.0
+    find_cards: bool = False  # the card finder before reading ([session] find_cards)
     stop: threading.Event = field(default_factory=threading.Event)
     _sightings: queue.Queue[list[Sighting]] = field(default_factory=lambda: queue.Queue(8))
     announcer: Announcer = field(init=False)
@@ -82,7 +83,7 @@ class Assistant:
 
     def _camera_loop(self) -> None:
         mat = Mat(self.table.options.players)
-        pipeline = FramePipeline(mat, self.recognizer, self.table.tracker)
+        pipeline = FramePipeline(mat, self.recognizer, self.table.tracker, find=self.find_cards)
         period = 1.0 / self.fps
         sized = False
         while not self.stop.is_set():

@@ -20,6 +20,8 @@ checked before anything starts: an unknown key or a bad value is refused with it
     fps = 10               # camera frames a second
     stable = 3             # frames a card must be read alike before it counts
     deck = ""              # a deck profile from `crib-pi learn-deck`, or "" for none
+    find_cards = false     # find each card on the mat before reading it (issue 31, on trial):
+                           # an unread card is asked about, a picture of a card never counts
     learn = false          # learn mode: next steps, the rule behind each score, cautions,
                            # open-hand practice (a hold of Confirm turns it on or off)
     guided = 0             # 1, 2 or 3: play that guided hand (learn mode, 2 players,
@@ -82,6 +84,7 @@ class SessionConfig:
     deck: str = ""
     learn: bool = False
     guided: int = 0
+    find_cards: bool = False
 
 
 @dataclass(frozen=True)
@@ -187,7 +190,7 @@ def from_mapping(data: Mapping[str, Any], path: Path | None = None) -> AppConfig
     players = _table(data, "players")
     _only(players, {"names"}, "players.")
     session = _table(data, "session")
-    _only(session, {"fps", "stable", "deck", "learn", "guided"}, "session.")
+    _only(session, {"fps", "stable", "deck", "learn", "guided", "find_cards"}, "session.")
     store = _table(data, "store")
     _only(store, {"db"}, "store.")
     dealer: Any = game.get("dealer", "cut")
@@ -224,6 +227,7 @@ def from_mapping(data: Mapping[str, Any], path: Path | None = None) -> AppConfig
     deck = str(_typed(session, "deck", str, "session")) if "deck" in session else ""
     learn = bool(_typed(session, "learn", bool, "session")) if "learn" in session else False
     guided = int(_typed(session, "guided", int, "session")) if "guided" in session else 0
+    find_cards = "find_cards" in session and bool(_typed(session, "find_cards", bool, "session"))
     if guided not in (0, 1, 2, 3):
         raise ConfigError(
             _("session.guided = {n} is not 0 (none) or a guided hand 1, 2, 3").format(n=guided)
@@ -240,7 +244,7 @@ def from_mapping(data: Mapping[str, Any], path: Path | None = None) -> AppConfig
         devices = DeviceConfig.from_mapping(_table(data, "devices"))
     except CribError as exc:
         raise ConfigError(str(exc)) from None
-    session_config = SessionConfig(fps, stable, deck, learn or bool(guided), guided)
+    session_config = SessionConfig(fps, stable, deck, learn or bool(guided), guided, find_cards)
     try:
         club = ClubConfig.from_mapping(_table(data, "club"))
     except CribError as exc:

@@ -40,6 +40,8 @@ class FaultyReader:
     """The film's ground truth, but blind to one card, confusing another with a third, and
     unsure of a fourth (offering it second among its candidates)."""
 
+    every_frame = True  # the film's truth, frame by frame
+
     def __init__(self, truth: Path, blind: Card, confused: tuple[Card, Card], unsure: Card):
         self.truth = TruthReader(truth)
         self.blind, self.confused, self.unsure = blind, confused, unsure
@@ -114,6 +116,8 @@ class FlippingReader:
     card it maps to (another suit of its rank) except every fourth frame: Y, Y, X, Y, Y, Y, X.
     The misreading wins three frames running, so a tracker that only wants stable reads lays
     it."""
+
+    every_frame = True  # the film's truth, frame by frame
 
     def __init__(self, truth: Path, flips: dict[Card, Card]) -> None:
         self.truth = TruthReader(truth)

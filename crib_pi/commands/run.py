@@ -204,7 +204,9 @@ def live(args: argparse.Namespace, devices: Any, config: Any) -> int:
         problems.append("the saved table state did not match the game; the mat is read afresh")
     recognizer = _recognizer(problems, config.session.deck)
     web = start_board_server(config.web, problems)  # the board in a browser, if [web] says so
-    assistant = Assistant(devices, table, recognizer, fps=config.session.fps)
+    assistant = Assistant(
+        devices, table, recognizer, fps=config.session.fps, find_cards=config.session.find_cards
+    )
     assistant.listeners += [web.publish] if web is not None else []
     club = join_club(config, assistant, web, log.store, problems)  # if [club] names this table
     for problem in problems:

@@ -249,7 +249,9 @@ def run(args: argparse.Namespace) -> int:
         from crib_pi.vision.recognizer import Recognizer as VisionRecognizer
 
         recognizer = VisionRecognizer()
-    pipeline = FramePipeline(Mat(table.options.players), recognizer, table.tracker)
+    pipeline = FramePipeline(
+        Mat(table.options.players), recognizer, table.tracker, find=config.session.find_cards
+    )
     skipped: list[str] = []
     for number in range(start, len(frames)):
         try:

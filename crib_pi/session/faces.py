@@ -81,3 +81,50 @@ def plain_face(card: Card) -> npt.NDArray[np.uint8]:
             cv2.circle(alpha, (x, y), 12, 255, -1, cv2.LINE_AA)
     out: npt.NDArray[np.uint8] = np.dstack([img, alpha])
     return out
+
+
+@cache
+def pictured_back() -> tuple[npt.NDArray[np.uint8], tuple[tuple[Card, tuple[float, ...]], ...]]:
+    """A card back printed with a picture of four aces fanned out (as some decks' backs and
+    most boxes are): BGRA, the size of a face, and each pictured ace's index as (card, box in
+    back fractions). A picture of a card is not a card: the table must never lay these."""
+    img = np.full((HEIGHT, WIDTH, 3), (60, 40, 150), np.uint8)  # a red back
+    cv2.rectangle(img, (10, 10), (WIDTH - 11, HEIGHT - 11), (235, 235, 235), 3)
+    for x in range(20, WIDTH - 20, 14):
+        cv2.line(img, (x, 20), (x + 30, HEIGHT - 20), (90, 70, 180), 2)
+    pictured = []
+    w, h = WIDTH // 2, HEIGHT // 2  # each ace at half a card's size
+    for k, suit in enumerate("SHCD"):
+        ace = plain_face(Card(1, suit))
+        small = cv2.resize(ace, (w, h), interpolation=cv2.INTER_AREA)
+        x0, y0 = 28 + 20 * k, 60 + 12 * k
+        cover = small[:, :, 3:4].astype(np.float32) / 255.0
+        roi = img[y0 : y0 + h, x0 : x0 + w].astype(np.float32)
+        img[y0 : y0 + h, x0 : x0 + w] = (small[:, :, :3] * cover + roi * (1 - cover)).astype(
+            np.uint8
+        )
+        # its top-left index (the others are covered by the next ace)
+        pictured.append(
+            (
+                Card(1, suit),
+                (x0 / WIDTH, y0 / HEIGHT, (x0 + 0.2 * w) / WIDTH, (y0 + 0.3 * h) / HEIGHT),
+            )
+        )
+    alpha = plain_face(Card(1, "S"))[:, :, 3]
+    return np.dstack([img, alpha]), tuple(pictured)
+
+
+@cache
+def card_box() -> tuple[npt.NDArray[np.uint8], tuple[tuple[Card, tuple[float, ...]], ...]]:
+    """The top of a deck's box, a little larger than a card (as 67 x 94 mm is to 63 x 88),
+    printed with an ace of spades and the maker's band: BGRA and its pictured index."""
+    img = np.full((HEIGHT, WIDTH, 3), (120, 40, 30), np.uint8)  # a blue box
+    ace = cv2.resize(plain_face(Card(1, "S")), (WIDTH * 3 // 4, HEIGHT * 3 // 4))
+    x0, y0 = WIDTH // 8, HEIGHT // 10
+    a = ace[:, :, 3:4].astype(np.float32) / 255.0
+    h, w = ace.shape[:2]
+    roi = img[y0 : y0 + h, x0 : x0 + w].astype(np.float32)
+    img[y0 : y0 + h, x0 : x0 + w] = (ace[:, :, :3] * a + roi * (1 - a)).astype(np.uint8)
+    cv2.rectangle(img, (0, HEIGHT - 40), (WIDTH, HEIGHT - 20), (40, 200, 230), -1)
+    index = (x0 / WIDTH, y0 / HEIGHT, (x0 + 0.2 * w) / WIDTH, (y0 + 0.3 * h) / HEIGHT)
+    return np.dstack([img, np.full((HEIGHT, WIDTH), 255, np.uint8)]), ((Card(1, "S"), index),)

@@ -38,6 +38,7 @@ from crib_pi.actions import (
 from crib_pi.cards import Card
 from crib_pi.game import Game
 from crib_pi.mat import HEIGHT, PX_PER_MM, WIDTH, Mat
+from crib_pi.session.faces import card_box, pictured_back
 
 Image = npt.NDArray[Any]
 Faces = Callable[[Card], Image]
@@ -65,6 +66,19 @@ class Placed:
     angle: float  # degrees
 
 
+@dataclass(eq=False)
+class Prop:
+    """Something on the mat that is not a card in play: the pack face down, its box. Its
+    ``pictured`` indices (card, box in image fractions) are pictures of cards that a reader
+    may read; the film's truth lists them with ``picture`` set."""
+
+    image: Image  # BGRA
+    pictured: tuple[tuple[Card, tuple[float, ...]], ...]
+    centre: tuple[float, float]  # mat pixels
+    angle: float
+    size: tuple[float, float]  # mat pixels
+
+
 @dataclass
 class Film:
     """The table as the camera sees it, and the frames and presses written so far."""
@@ -76,6 +90,7 @@ class Film:
     stable: int = 3
     zoom: float = 1.0  # the mat's size in the frame (1: the project's films, cards ~150 px)
     on_mat: list[Placed] = field(default_factory=list)
+    props: list[Prop] = field(default_factory=list)  # under the cards
     presses: list[dict[str, object]] = field(default_factory=list)
     truth: list[list[dict[str, object]]] = field(default_factory=list)
     settled: list[dict[str, object]] = field(default_factory=list)  # card, first still frame
@@ -107,6 +122,11 @@ class Film:
             dst=self.table.copy(),
             borderMode=cv2.BORDER_TRANSPARENT,
         )
+        for prop in self.props:
+            h, w = prop.image.shape[:2]
+            self._paste(
+                frame, prop.image, self._to_frame_of(prop.centre, prop.angle, prop.size, w, h)
+            )
         for placed in self.on_mat:
             self._draw_card(frame, placed)
         light = self.rng.uniform(0.85, 1.1)
@@ -151,6 +171,23 @@ class Film:
                     covered = covered or _near_segment(centre, tip, root, 75)
                 if not covered:
                     seen.append({"card": str(placed.card), "corners": corners.round(1).tolist()})
+        for prop in self.props:
+            h, w = prop.image.shape[:2]
+            to_frame = self._to_frame_of(prop.centre, prop.angle, prop.size, w, h)
+            for card, (u0, v0, u1, v1) in prop.pictured:
+                pts = np.array(
+                    [[[u0 * w, v0 * h]], [[u1 * w, v0 * h]], [[u1 * w, v1 * h]], [[u0 * w, v1 * h]]]
+                )
+                seen_at = np.asarray(cv2.perspectiveTransform(pts, to_frame)).reshape(-1, 2)
+                centre = seen_at.mean(axis=0)
+                point = (float(centre[0]), float(centre[1]))
+                if any(
+                    cv2.pointPolygonTest(q.astype(np.float32), point, False) >= 0 for q in quads
+                ):
+                    continue
+                seen.append(
+                    {"card": str(card), "corners": seen_at.round(1).tolist(), "picture": True}
+                )
         return seen
 
     def _quad(
@@ -165,9 +202,20 @@ class Film:
         return np.asarray(quad, np.float64).reshape(-1, 2)
 
     def _face_to_frame(self, placed: Placed, w: float, h: float) -> npt.NDArray[np.float64]:
-        a = math.radians(placed.angle)
-        cx, cy = placed.centre
-        sx, sy = CARD_W / w, CARD_H / h
+        return self._to_frame_of(placed.centre, placed.angle, (CARD_W, CARD_H), w, h)
+
+    def _to_frame_of(
+        self,
+        centre: tuple[float, float],
+        angle: float,
+        size: tuple[float, float],
+        w: float,
+        h: float,
+    ) -> npt.NDArray[np.float64]:
+        """An image ``w`` x ``h`` lying at ``centre`` (mat pixels), ``size`` big, as seen."""
+        a = math.radians(angle)
+        cx, cy = centre
+        sx, sy = size[0] / w, size[1] / h
         rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
         lin = rot @ np.diag([sx, sy])
         offset = np.array([cx, cy]) - lin @ np.array([w / 2, h / 2])
@@ -177,7 +225,10 @@ class Film:
     def _draw_card(self, frame: Image, placed: Placed) -> None:
         face = self.faces(placed.card)
         h, w = face.shape[:2]
-        to_frame = self._face_to_frame(placed, w, h)
+        self._paste(frame, face, self._face_to_frame(placed, w, h))
+
+    def _paste(self, frame: Image, face: Image, to_frame: npt.NDArray[np.float64]) -> None:
+        h, w = face.shape[:2]
         corners = cv2.perspectiveTransform(
             np.array([[[0, 0]], [[w, 0]], [[w, h]], [[0, h]]], np.float64), to_frame
         ).reshape(-1, 2)
@@ -249,6 +300,26 @@ class Film:
         self.presses.append(line)
 
 
+def _pack(mat: Mat, rng: np.random.Generator) -> Prop:
+    image, pictured = pictured_back()
+    x0, y0, x1, y1 = mat.zone("crib").box
+    centre = ((x0 + x1) / 2 + rng.uniform(-5, 5) * PX_PER_MM, (y0 + y1) / 2)
+    return Prop(image, pictured, centre, float(rng.uniform(-10, 10)), (CARD_W, CARD_H))
+
+
+BOX_SPOTS = {2: (50.0, 150.0), 3: (157.0, 148.0)}
+"""Where the deck's box lies (mm), clear of every zone; a four-player mat has no such room."""
+
+
+def _box(mat: Mat) -> Prop | None:
+    spot = BOX_SPOTS.get(len([z for z in mat.zones if z.player is not None]))
+    if spot is None:
+        return None
+    image, pictured = card_box()
+    centre = (spot[0] * PX_PER_MM, spot[1] * PX_PER_MM)
+    return Prop(image, pictured, centre, 8.0, (67 * PX_PER_MM, 94 * PX_PER_MM))
+
+
 def row_spot(mat: Mat, player: int, index: int, rng: np.random.Generator) -> Placed:
     """Where a player's ``index``-th card of the deal lies: along their zone, facing them."""
     x0, y0, x1, y1 = mat.zone(f"player {player}").box
@@ -287,14 +358,20 @@ def film(
     stable: int = 3,
     lift_and_return: float = 0.1,
     zoom: float = 1.0,
+    props: bool = False,
 ) -> Path:
     """Write frames/ and buttons.jsonl for a scripted game; returns the frames folder.
 
     ``zoom`` scales the mat in the frame: 0.85 makes cards 125-135 px wide, as an A3 mat does
-    when it fills a 16:9 frame."""
+    when it fills a 16:9 frame. ``props``: the pack lies face down on the crib spot through
+    each deal's play (its back printed with four aces), picked up before the crib is laid,
+    and the deck's box (an ace on its top) lies beside the play where the mat has room."""
     rng = np.random.default_rng(seed)
     mat = Mat(options.players)
     f = Film(mat, faces, out / "frames", rng, stable, zoom)
+    pack = _pack(mat, rng) if props else None
+    if props:
+        f.props += [p for p in (_box(mat), pack) if p is not None]
     game = Game(options)
     laid_in_row = [0] * options.players
     for i, action in enumerate(script):
@@ -326,6 +403,11 @@ def film(
                 f.lay(Placed(card, spot.centre, spot.angle))
             f.clear()
         elif isinstance(action, Crib):
+            if pack is not None and any(p is pack for p in f.props):  # picked up first
+                f.shoot(hand=pack.centre)
+                f.props = [p for p in f.props if p is not pack]
+                for _ in range(stable + 1):
+                    f.shoot()
             for k, card in enumerate(action.cards):
                 spot = spot_in(mat, "crib", k, rng)
                 f.lay(Placed(card, spot.centre, spot.angle))
@@ -361,6 +443,8 @@ def film(
             f.clear()
             f.press("confirm")
             laid_in_row = [0] * options.players
+            if pack is not None:  # the next deal's pack, back on the crib spot
+                f.props.append(pack)
         if game.phase == "over":
             for _ in range(stable):
                 f.shoot()
@@ -410,6 +494,8 @@ class TruthReader:
     It tells the session's logic apart from recognition: a session fed this must give the
     script's record exactly.
     """
+
+    every_frame = True  # its reads are the film's, frame by frame: never skipped
 
     def __init__(self, path: Path, start: int = 0) -> None:
         self.frames = [json.loads(line) for line in path.read_text().splitlines()]

@@ -1,7 +1,11 @@
-"""One camera frame through the session: find the mat, read the cards, track, say what changed.
+"""One camera frame through the session: find the mat, find the cards, read them, track.
 
 The recognizer is anything with ``read(bgr) -> Recognition`` (``crib_pi.vision.Recognizer``);
-reads are placed on the mat by the centre of their index corner.
+reads are placed on the mat by the centre of their index corner. With a card finder
+(``crib_pi.vision.finder``; ``find=True``) what is on the mat is decided by presence, not by
+reads: a read counts only at the corner of a card found on the mat (a picture of a card, on a
+card back, a box or a poster, is no card), and a card found and not read is reported as an
+unsure sighting with no candidates, so that the table asks about it rather than miss it.
 """
 
 from __future__ import annotations
@@ -17,8 +21,11 @@ from crib_pi.cards import Card
 from crib_pi.mat import Mat
 from crib_pi.session.locate import MatLocator
 from crib_pi.session.tracker import Sighting, Tracker, TrackEvent
+from crib_pi.vision.finder import CardFinder, FoundCard
 
 Point = tuple[float, float]
+REREAD = 20
+"""Frames the reads of a still mat are kept before they are read again (2 s at 10 fps)."""
 
 
 class Read(Protocol):
@@ -62,37 +69,84 @@ class NoRecognizer:
 
 
 class FramePipeline:
-    """Mat locator + recognizer + tracker, one frame at a time."""
+    """Mat locator + card finder + recognizer + tracker, one frame at a time.
 
-    def __init__(self, mat: Mat, recognizer: Recognizer, tracker: Tracker) -> None:
+    ``find=False`` (for now the default: ``[session] find_cards`` turns it on) trusts every
+    read, as before the finder: a card is on the mat when its index is read."""
+
+    def __init__(
+        self, mat: Mat, recognizer: Recognizer, tracker: Tracker, *, find: bool = False
+    ) -> None:
         self.mat = mat
         self.locator = MatLocator(mat)
         self.recognizer = recognizer
         self.tracker = tracker
+        self.finder = CardFinder(mat) if find else None
         self.frames = 0
         self.frames_without_mat = 0
+        self.read_ids: set[int] = set()  # found cards that an index has been read on
+        self.dropped = 0  # reads on no found card's corner (pictures of cards, hands, ...)
+        self.reads = 0  # frames read by the recognizer (the others kept the last frame's)
+        self._reading: Reading | None = None
+        self._since_read = 0
 
     def sightings(self, frame: npt.NDArray[Any]) -> list[Sighting]:
         """What is on the mat in this frame (nothing before the mat has been found)."""
         self.frames += 1
-        if self.locator.update(frame) is None:
+        homography = self.locator.update(frame)
+        if homography is None:
             self.frames_without_mat += 1
             return []
-        reading = self.recognizer.read(frame)
+        if self.finder is not None:
+            self.finder.update(frame, homography)
+        if self._reading is None or not self._still():
+            self._reading = self.recognizer.read(frame)
+            self.reads += 1
+            self._since_read = 0
+        else:  # nothing came or went: the last frame's reads stand
+            self._since_read += 1
+        reading = self._reading
         reads: list[tuple[Card | None, tuple[Card, ...], Sequence[Point]]] = [
             (r.card, (), r.corners) for r in reading.cards
         ] + [(None, u.candidates, u.corners) for u in reading.uncertain]
-        if not reads:
-            return []
-        centres = np.array([np.mean(np.asarray(c, np.float64), axis=0) for _, _, c in reads])
-        on_mat = self.locator.to_mat(centres)
         out = []
-        for (card, candidates, _), (x, y) in zip(reads, on_mat, strict=True):
-            zone = self.mat.zone_at(float(x), float(y))
-            out.append(
-                Sighting(card, zone.name if zone else None, (float(x), float(y)), candidates)
-            )
+        for card, candidates, corners in reads:
+            index = self.locator.to_mat(np.asarray(corners, np.float64))
+            if self.finder is not None:
+                host = self.finder.host(index)
+                if host is None:
+                    self.dropped += 1
+                    continue
+                self.read_ids.add(host.id)  # -1: a card still landing
+            x, y = (float(v) for v in index.mean(axis=0))
+            zone = self.mat.zone_at(x, y)
+            out.append(Sighting(card, zone.name if zone else None, (x, y), candidates))
+        return out + self._unread()
+
+    def _still(self) -> bool:
+        """Whether this frame may keep the last one's reads: a finder saw nothing come, go or
+        land, for a recognizer that reads a frame at a time (``every_frame``: a film's truth),
+        and the reads are not older than ``REREAD`` frames."""
+        if self.finder is None or getattr(self.recognizer, "every_frame", False):
+            return False
+        return self.finder.still and self._since_read < REREAD
+
+    def _unread(self) -> list[Sighting]:
+        """Cards found on the mat that no index has been read on: unsure, with no guess."""
+        if self.finder is None:
+            return []
+        out = []
+        for found in self.finder.cards:
+            if found.id in self.read_ids:
+                continue
+            zone = self.mat.zone_at(*found.centre, margin_mm=0)
+            if zone is not None:
+                out.append(Sighting(None, zone.name, found.centre, (), True, found.id))
         return out
+
+    @property
+    def found(self) -> list[FoundCard]:
+        return [] if self.finder is None else list(self.finder.cards)
 
     def process(self, frame: npt.NDArray[Any]) -> list[TrackEvent]:
         return self.tracker.update(self.sightings(frame))

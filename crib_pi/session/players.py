@@ -16,7 +16,7 @@ from typing import Any
 from crib_pi.actions import Action, Crib, Cut, CutForDeal, Play, Undo
 from crib_pi.cards import Card
 from crib_pi.i18n import _, ngettext
-from crib_pi.session.table import Press, TableSession, TypedCard
+from crib_pi.session.table import Press, Question, TableSession, TypedCard, card_of
 
 
 def same_action(a: Action, b: Action) -> bool:
@@ -47,6 +47,7 @@ class ScriptedPlayers:
     #: Each card typed at least once, by deal (a card typed again after an undo counts once).
     typed_cards: set[tuple[int, Card]] = field(default_factory=set)
     answered: int = 0
+    presses: int = 0  # buttons pressed to answer questions
     taken_back: list[Action] = field(default_factory=list)
     #: The table's notices seen so far (a card read, not scored, nothing to choose).
     notices: int = 0
@@ -159,13 +160,29 @@ class ScriptedPlayers:
             return False
         self.answered += 1
         want = self._expected(table)
-        if want is not None and any(self._same(a, want) for a in q.actions):
-            while not self._same(q.actions[q.index], want):
-                table.on_press(Press("go"))
-            table.on_press(Press("confirm"))
+        if want is not None and any(self._same(a, want) for a in [*q.actions, *q.more]):
+            self._pick(table, q, want)
             return False
-        table.on_press(Press("undo"))
+        self._press(table, "undo")
         return q.seen is not None
+
+    def _pick(self, table: TableSession, q: Question, want: Action) -> None:
+        """Go to ``want`` as a player would: through the reads' choices, then by its rank,
+        then by its suit; Confirm it."""
+        target = next(a for a in [*q.actions, *q.more] if self._same(a, want))
+        while q.stage == "pick" and q.actions[q.index] != target:
+            self._press(table, "go")
+        if q.stage == "rank":
+            while card_of(q.actions[q.index]).rank != card_of(target).rank:
+                self._press(table, "go")
+            self._press(table, "confirm")
+        while q.actions[q.index] != target:
+            self._press(table, "go")
+        self._press(table, "confirm")
+
+    def _press(self, table: TableSession, button: str) -> None:
+        self.presses += 1
+        table.on_press(Press(button))
 
     @staticmethod
     def _same(choice: Action, want: Action) -> bool:

@@ -49,7 +49,7 @@ from crib_pi.actions import (
     Show,
     Undo,
 )
-from crib_pi.cards import Card, cards_text
+from crib_pi.cards import SUITS, Card, cards_text
 from crib_pi.errors import CribError
 from crib_pi.game import Game, Record
 from crib_pi.i18n import _
@@ -60,6 +60,9 @@ from crib_pi.records import Note, format_line, parse_line, replay_lines
 from crib_pi.session.tracker import CardLaid, CardUnsure, MatCleared, Tracker, TrackEvent
 from crib_pi.snapshot import BoardSnapshot
 from crib_pi.store import GameLog
+
+EVERY_CARD = tuple(Card(rank, suit) for rank in range(1, 14) for suit in SUITS)
+"""By rank then suit: the order "another card" steps through."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,25 +95,83 @@ class Question:
     read_answers: bool = True
     #: The players' configured names, for the choices' words.
     names: tuple[str, ...] = ()
+    #: Every other card that could lie there, by rank then suit: Go past the last choice
+    #: steps through their ranks (``stage`` "rank"), Confirm a rank steps through its suits
+    #: ("suit"), so that any card is a few presses away with three buttons.
+    more: list[Action] = field(default_factory=list)
+    stage: str = "pick"
+    #: About a card found and not read: a card read later in its zone is another card (the
+    #: next one laid there), held until this is settled.
+    unread: bool = False
+
+    #: The choices the reads gave (``actions`` at first): a card read later answers only these.
+    picks: list[Action] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.picks and self.stage == "pick":
+            self.picks = list(self.actions)
 
     def offers(self, card: Card) -> bool:
-        """Whether ``card`` is among the choices (a play, a starter or a crib card)."""
-        for action in self.actions:
-            if isinstance(action, Crib) and card in action.cards:
-                return True
-            if isinstance(action, Play | Cut) and action.card == card:
-                return True
-        return False
+        """Whether ``card`` is among the reads' choices (a play, a starter or a crib card)."""
+        return any(card_of(a) == card for a in self.picks)
+
+    def could_be(self, card: Card) -> bool:
+        """Whether ``card`` is any of the choices, the reads' or "another card"."""
+        return self.offers(card) or any(card_of(a) == card for a in self.more)
+
+    def step(self) -> None:
+        """Go: the next choice; past the last of the reads' choices, the first rank."""
+        if self.stage == "pick" and self.index == len(self.actions) - 1 and self.more:
+            self.stage, self.actions, self.index = "rank", _by_rank(self.more), 0
+        elif self.stage == "pick" and len(self.actions) <= 1:
+            return  # one choice only: Confirm takes it, Undo turns it down
+        else:
+            self.index = (self.index + 1) % len(self.actions)
+
+    def choose_rank(self) -> None:
+        """Confirm on a rank: its suits are the choices now."""
+        rank = card_of(self.actions[self.index]).rank
+        self.stage = "suit"
+        self.actions = [a for a in self.more if card_of(a).rank == rank]
+        self.index = 0
+
+    def back_to_ranks(self) -> None:
+        rank = card_of(self.actions[self.index]).rank
+        self.stage, self.actions = "rank", _by_rank(self.more)
+        self.index = next(i for i, a in enumerate(self.actions) if card_of(a).rank == rank)
 
     def choice_text(self) -> str:
         if not self.actions:
             return _("{text} (Undo: take it back)").format(text=self.text)
         action = self.actions[self.index]
+        if self.stage == "rank":
+            return _("{text} Confirm: a {rank}, Go: next rank, Undo: no card").format(
+                text=self.text, rank=card_of(action).rank_name
+            )
         what = _describe(action, self.names)
-        more = _(", Go: next choice") if len(self.actions) > 1 else ""
+        if self.stage == "suit":
+            return _("{text} Confirm: {what}, Go: next suit, Undo: back to ranks").format(
+                text=self.text, what=what
+            )
+        more = _(", Go: next choice") if len(self.actions) > 1 or self.more else ""
         return _("{text} Confirm: {what}{more}, Undo: neither").format(
             text=self.text, what=what, more=more
         )
+
+
+def card_of(action: Action) -> Card:
+    if isinstance(action, Crib):
+        return action.cards[0]
+    assert isinstance(action, Play | Cut)
+    return action.card
+
+
+def _by_rank(actions: list[Action]) -> list[Action]:
+    """The first action of each rank, in rank order: the choices of the "rank" stage."""
+    firsts: dict[int, Action] = {}
+    for a in actions:
+        firsts.setdefault(card_of(a).rank, a)
+    return [firsts[r] for r in sorted(firsts)]
 
 
 def _describe(action: Action, names: tuple[str, ...] = ()) -> str:
@@ -166,6 +227,8 @@ class TableSession:
     notices: int = 0
     #: Learn mode's words and open-hand practice; None while learn mode is off.
     learn: LearnMode | None = None
+    #: Cards seen while a question was open, taken in order once it is settled.
+    held: list[CardLaid | CardUnsure] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.log.memory:  # resuming: the log holds the game so far
@@ -250,6 +313,10 @@ class TableSession:
                 "seen": str(q.seen) if q.seen else None,
                 "index": q.index,
                 "read_answers": q.read_answers,
+                "more": [format_line(a) for a in q.more],
+                "picks": [format_line(a) for a in q.picks],
+                "stage": q.stage,
+                "unread": q.unread,
             },
             "message": self.message,
             "claim": self.claim,
@@ -262,6 +329,7 @@ class TableSession:
             "learn": None
             if self.learn is None
             else {"guided": self.learn.guide.number if self.learn.guide else 0},
+            "held": [_event_json(e) for e in self.held],
         }
 
     def restore(self, state: dict[str, Any]) -> bool:
@@ -281,8 +349,13 @@ class TableSession:
                 int(q["index"]),
                 bool(q.get("read_answers", True)),
                 names=self.options.names,
+                more=[parse_line(line, 0) for line in q.get("more", [])],
+                picks=[parse_line(line, 0) for line in q.get("picks", q["actions"])],
+                stage=str(q.get("stage", "pick")),
+                unread=bool(q.get("unread", False)),
             )
         )
+        self.held = [_event_from_json(e) for e in state.get("held", [])]
         self.message = state["message"]
         self.claim = int(state["claim"])
         self.muggins_open = bool(state["muggins_open"])
@@ -301,16 +374,25 @@ class TableSession:
     # -- inputs ------------------------------------------------------------------------
 
     def on_track(self, event: TrackEvent) -> None:
+        q = self.question
         if isinstance(event, CardLaid):
-            q = self.question
-            if q is not None and q.seen is None and q.zone == event.zone and q.offers(event.card):
+            answers = q is not None and q.seen is None and not q.unread and q.zone == event.zone
+            if q is not None and answers and q.offers(event.card):
                 if not q.read_answers:  # a card read two ways, now read elsewhere: still asked
                     self.tracker.set_aside(event.card, event.zone)
                     return
                 self.question = None  # the unclear card has now been read for sure
-            self._laid(event.card, event.zone)
+                self._laid(event.card, event.zone)
+                self._release()
+            elif q is not None:
+                self.held.append(event)  # nothing later is scored before the question is settled
+            else:
+                self._laid(event.card, event.zone)
         elif isinstance(event, CardUnsure):
-            self._unsure(event)
+            if q is not None:
+                self.held.append(event)
+            else:
+                self._unsure(event)
         elif isinstance(event, MatCleared) and self.waiting_for_next_deal:
             self.message = _("the mat is clear: Confirm starts the next deal")
         elif isinstance(event, MatCleared) and self.crib_cards:
@@ -327,11 +409,16 @@ class TableSession:
             zone = f"player {g.turn}"
         elif g.phase == "show" and g.crib_next:
             zone = "crib"
+        q = self.question
+        if q is not None and q.could_be(typed.card):
+            self.question = None  # the card asked about, typed in
+            zone = q.zone
         self.tracker.laid[typed.card] = zone
         if zone == "crib" and typed.card not in self._placed():
             self._add_to_crib(typed.card)  # typed on purpose: no need to ask
-            return
-        self._laid(typed.card, zone)
+        else:
+            self._laid(typed.card, zone)
+        self._release()
 
     def on_lines(self, lines: list[dict[str, Any]]) -> None:
         """A frame's lines from a buttons file: ``{"button": ..., "player": ...}`` presses and
@@ -524,11 +611,25 @@ class TableSession:
             return [Crib((c,)) for c in fresh]
         return []
 
-    def _ask(self, text: str, actions: list[Action], zone: str, seen: Card | None) -> None:
+    def _ask(
+        self,
+        text: str,
+        actions: list[Action],
+        zone: str,
+        seen: Card | None,
+        more: list[Action] | None = None,
+    ) -> None:
         """A question when there is a choice to make; otherwise only a notice, and the card
-        (if one was read) is set aside, so the next button press does what it always does."""
-        if actions:
-            self.question = Question(text, actions, zone, seen, names=self.options.names)
+        (if one was read) is set aside, so the next button press does what it always does.
+        ``more``: every other card that could be there, reached by rank then suit."""
+        rest = [a for a in more or [] if a not in actions]
+        if actions or rest:
+            q = Question(
+                text, actions, zone, seen, names=self.options.names, more=rest, picks=list(actions)
+            )
+            if not actions:
+                q.stage, q.actions = "rank", _by_rank(rest)
+            self.question = q
             return
         self.message = _("{text} Not scored.").format(text=text)
         if seen is not None:
@@ -607,6 +708,16 @@ class TableSession:
     def _unsure(self, event: CardUnsure) -> None:
         g = self.game
         zone = event.zone
+        if event.unread and not self._face_up_expected(zone):
+            return  # a card face down: the crib laid away, the pack, last deal's cards
+        if event.unread:
+            text = _("a card laid in {zone} was not read: which is it?").format(
+                zone=zone_words(zone, self.options.names)
+            )
+            self._ask(text, [], zone, None, self._choices(EVERY_CARD, zone))
+            if self.question is not None:
+                self.question.unread = True
+            return
         names = cards_text(event.candidates) or _("no guess")
         how = _("read two ways") if event.flipped else _("unclear")
         text = _("a card in {zone} is {how} ({names}).").format(
@@ -616,18 +727,44 @@ class TableSession:
             self.crib_unclear = event.candidates  # asked when the crib is counted
             self.message = _("{text} Asked when the crib is counted.").format(text=text)
             return
-        self._ask(text, self._choices(event.candidates, zone), zone, None)
+        choices = self._choices(event.candidates, zone)  # none legal: a notice, as before
+        self._ask(text, choices, zone, None, self._choices(EVERY_CARD, zone) if choices else [])
         if self.question is not None and event.flipped:
             self.question.read_answers = False
+
+    def _face_up_expected(self, zone: str) -> bool:
+        """Whether a card laid in ``zone`` now is laid face up, to be scored."""
+        g = self.game
+        if self.waiting_for_next_deal:
+            return False
+        if zone == "crib":
+            return g.crib_next and g.phase in ("show", "claim")
+        if zone == "starter":
+            return g.phase in ("deal", "over")
+        return g.phase == "play"
+
+    def _release(self) -> None:
+        """Take the cards held while a question was open, in order, until one asks again."""
+        while self.held and self.question is None:
+            event = self.held.pop(0)
+            self.on_track(event)
 
     def _answer(self, press: Press) -> None:
         q = self.question
         assert q is not None
-        if press.button == "go" and len(q.actions) > 1:
-            q.index = (q.index + 1) % len(q.actions)
-            return
         if press.button == "go":
-            return  # one choice only: Confirm takes it, Undo turns it down
+            q.step()
+            return
+        if q.stage == "rank" and press.button == "confirm":
+            q.choose_rank()
+            return
+        if q.stage == "suit" and press.button == "undo":
+            q.back_to_ranks()
+            return
+        self._settle(q, press)
+        self._release()
+
+    def _settle(self, q: Question, press: Press) -> None:
         self.question = None
         if press.button == "undo":
             if q.seen is not None:
@@ -685,3 +822,28 @@ class TableSession:
             owner_side = o.side_of(missed.owner)
             player = next(p for p in range(o.players) if o.side_of(p) != owner_side)
         self._apply(Muggins(player))
+
+
+def _event_json(event: CardLaid | CardUnsure) -> dict[str, Any]:
+    if isinstance(event, CardLaid):
+        return {"laid": str(event.card), "zone": event.zone, "centre": list(event.centre)}
+    return {
+        "unsure": [str(c) for c in event.candidates],
+        "zone": event.zone,
+        "centre": list(event.centre),
+        "flipped": event.flipped,
+        "unread": event.unread,
+    }
+
+
+def _event_from_json(data: dict[str, Any]) -> CardLaid | CardUnsure:
+    centre = (float(data["centre"][0]), float(data["centre"][1]))
+    if "laid" in data:
+        return CardLaid(Card.parse(data["laid"]), str(data["zone"]), centre)
+    return CardUnsure(
+        tuple(Card.parse(c) for c in data["unsure"]),
+        str(data["zone"]),
+        centre,
+        bool(data.get("flipped", False)),
+        bool(data.get("unread", False)),
+    )

@@ -32,12 +32,15 @@ SAME = 25.0  # mat pixels (6 mm): reads this close are one index (two visible in
 
 @dataclass(frozen=True, slots=True)
 class Sighting:
-    """One card-shaped thing in one frame, in mat coordinates; ``card`` None if unsure."""
+    """One card-shaped thing in one frame, in mat coordinates; ``card`` None if unsure.
+    ``unread``: a card found on the mat with no index read on it (``centre`` is its middle)."""
 
     card: Card | None
     zone: str | None
     centre: Point
     candidates: tuple[Card, ...] = ()
+    unread: bool = False
+    found: int = -1  # with ``unread``: the finder's id of the card
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,12 +53,14 @@ class CardLaid:
 @dataclass(frozen=True, slots=True)
 class CardUnsure:
     """A spot read as uncertain in ``stable`` frames, or (``flipped``) read for sure as two
-    different cards: ask the players which card it is."""
+    different cards, or (``unread``) found as a card and not read at all: ask the players which
+    card it is."""
 
     candidates: tuple[Card, ...]
     zone: str
     centre: Point
     flipped: bool = False
+    unread: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +80,8 @@ class _Unsure:
     asked: bool = False
     seen_now: bool = True
     missing: int = 0
+    unread: bool = False
+    found: int = -1
 
 
 @dataclass
@@ -121,6 +128,8 @@ class Tracker:
                     "asked": u.asked,
                     "seen_now": u.seen_now,
                     "missing": u.missing,
+                    "unread": u.unread,
+                    "found": u.found,
                 }
                 for u in self._unsure
             ],
@@ -152,6 +161,8 @@ class Tracker:
                 bool(u["asked"]),
                 bool(u["seen_now"]),
                 int(u["missing"]),
+                bool(u.get("unread", False)),
+                int(u.get("found", -1)),
             )
             for u in data["unsure"]
         ]
@@ -319,12 +330,23 @@ class Tracker:
                 (
                     u
                     for u in self._unsure
-                    if u.zone == sighting.zone and _distance(u.centre, sighting.centre) < NEAR
+                    if u.zone == sighting.zone
+                    and u.unread == sighting.unread
+                    and u.found == sighting.found  # a card found anew is a new question
+                    and _distance(u.centre, sighting.centre) < NEAR
                 ),
                 None,
             )
             if spot is None:
-                self._unsure.append(_Unsure(sighting.zone, sighting.centre, sighting.candidates))
+                self._unsure.append(
+                    _Unsure(
+                        sighting.zone,
+                        sighting.centre,
+                        sighting.candidates,
+                        unread=sighting.unread,
+                        found=sighting.found,
+                    )
+                )
             elif not spot.seen_now:
                 spot.frames += 1
                 spot.seen_now, spot.missing = True, 0
@@ -346,7 +368,9 @@ class Tracker:
         for spot in self._unsure:
             if spot.frames >= 2 * self.stable and not spot.asked:
                 spot.asked = True
-                events.append(CardUnsure(spot.candidates, spot.zone, spot.centre))
+                events.append(
+                    CardUnsure(spot.candidates, spot.zone, spot.centre, unread=spot.unread)
+                )
         return events
 
 

@@ -42,22 +42,43 @@ SHORT_MM = (52.0, 69.0)
 LONG_MM = (80.0, 96.0)
 FILL = 0.8
 """The least share of its outline a card's patch fills (a hand and a card together fill less)."""
-CHANGED = 0.13
-"""A change in normalised brightness (paper is 1) that counts: ink, an edge, a shadow."""
-INK = 0.8
-"""Normalised brightness below which a pixel is ink (paper is 1)."""
+PAPER = 200
+"""Normalised brightness of paper: frames are kept as 8-bit, paper at 200 with room for glare."""
+CHANGED = round(0.13 * PAPER)
+"""A change in normalised brightness that counts: ink, an edge, a shadow."""
+FAINT = round(0.045 * PAPER)
+"""A change this small counts where it is smooth (seen after blurring ``BLUR`` pixels): a
+card's stock is often a shade greyer or warmer than the mat's paper."""
+BLUR = 2.0
+BROAD = 5 * SCALE
+"""A faint change counts where it covers squares this many pixels wide (5 mm)."""
+INK = round(0.8 * PAPER)
+"""Normalised brightness below which a pixel is ink."""
 NOT_MAT = 0.04
 """The least share of a card's face that differs from the bare mat (its ink, its edge)."""
 CONFIRM = 2
 """Frames a patch keeps the same outline before it is a card."""
+ADOPT_EVERY = 4
+"""Every how many frames places not yet seen bare are looked at again (a slow change)."""
 SAME_MM = 4.0
 """Outlines whose centres are this close, with the same size and turn, are one card."""
 GONE = 0.6
 """The share of a card's visible face that must show what it covered for the card to be gone."""
+TELLING = 20
+"""The fewest pixels where a card differs from what it covered that can tell it is gone."""
+RIM = 3
+"""Finder pixels around a found card's outline that the reference takes too: its edge and
+shadow, which a fitted outline may leave just outside it."""
+UNSETTLED = 0.1
+"""The share of an index's box that differs from the settled mat for it to be changing."""
 INDEX_EDGE_MM = 11.0
 """An index's nearest point lies this close to both edges at its card's corner."""
 EDGE_MM = 4.0
 """How far a found outline may be from the card's true edge."""
+ON_CARD_MM = 1.0
+"""An index whose middle is this far inside a card's outline is on it, before any card it is
+only near: a card spread 9 mm over the last (the crib) has the last card's index at its
+edge, half under it."""
 INDEX_MM = (9.0, 36.0)
 """An index (rank over suit) is this tall on any deck a table uses."""
 INDEX_TURN = 30.0
@@ -91,6 +112,7 @@ class _Card:
     under: Image  # the reference inside the card's box before it landed
     box: tuple[int, int, int, int]
     gone_frames: int = 0
+    on_print: bool = False  # found where the camera had not yet seen the bare mat
 
 
 @dataclass
@@ -99,6 +121,8 @@ class CardFinder:
 
     mat: Mat
     frame: int = 0
+    #: Nothing landed, left or is landing in the last frame: what lies on the mat is as before.
+    still: bool = False
     reference: Image | None = None
     cards: list[FoundCard] = field(default_factory=list)
     _cards: list[_Card] = field(default_factory=list)
@@ -108,6 +132,11 @@ class CardFinder:
     _print: Image | None = None
     _empty: Image | None = None  # the mat with nothing on it, as the camera sees it
     _print_ink: Image | None = None
+    _print_blurred: Image | None = None
+    _change: Image | None = None  # where this frame differs from the reference
+    _left: list[Image] = field(default_factory=list)  # outlines of cards gone this frame
+    _moved: Image | None = None  # the change before ink that went is taken out
+    _in_view: tuple[Any, Image] | None = None  # the mat's pixels inside the camera's picture
 
     @property
     def size(self) -> tuple[int, int]:
@@ -120,9 +149,19 @@ class CardFinder:
         if self.reference is None:
             self._start(now)
         self._adopt(now)
-        shapes = [q for q in card_shapes(self._changed(now)) if self._not_mat(q, now)]
+        self._change = self._changed(now)
+        shapes = [q for q in card_shapes(self._change) if self._not_mat(q, now)]
+        before = len(self._cards)
+        self._left = []
         self._remove_gone(now, shapes)
+        gone = len(self._cards) < before
+        before = len(self._cards)
         landed = self._land(now, shapes)
+        self.still = not (landed or gone or self._patches)
+        for card in self._cards[len(self._cards) - len(landed) :]:
+            for mask in (self._change, self._moved):
+                if mask is not None:
+                    cv2.fillConvexPoly(mask, np.round(card.quad).astype(np.int32), 0)
         self.cards = [c.found for c in self._cards]
         return landed
 
@@ -139,32 +178,34 @@ class CardFinder:
         self.reference = np.where(self._unknown[:, :, None] > 0, self._print, now)
         self._empty = self.reference.copy()
         k = np.ones((2 * SCALE + 1, 2 * SCALE + 1), np.uint8)
-        self._print_ink = cv2.erode(self._print.min(axis=2), k) < INK
+        self._print_ink = cv2.erode(_channel_min(self._print), k) < INK
 
     def _adopt(self, now: Image) -> None:
         """Unknown places that now show the print join the reference as they look now."""
         assert self.reference is not None and self._unknown is not None
-        if not self._unknown.any():
+        if self.frame % ADOPT_EVERY or not self._unknown.any():
             return
         back = (self._unlike_print(now) == 0) & (self._unknown > 0)
-        self.reference[back] = now[back]
         assert self._empty is not None
-        self._empty[back] = now[back]
+        np.copyto(self.reference, now, where=back[:, :, None])
+        np.copyto(self._empty, now, where=back[:, :, None])
         self._unknown[back] = 0
 
     def _unlike_print(self, now: Image) -> Image:
         """Where ``now`` is not the mat's print: both blurred a little first, so lines that
         the printer and the camera draw a pixel apart do not count."""
         assert self._print is not None
+        if self._print_blurred is None:
+            self._print_blurred = cv2.GaussianBlur(self._print, (0, 0), SCALE)
         a = cv2.GaussianBlur(now, (0, 0), SCALE)
-        b = cv2.GaussianBlur(self._print, (0, 0), SCALE)
-        unlike = (np.abs(a - b).max(axis=2) > CHANGED / 2).astype(np.uint8)
+        unlike = (_channel_diff(a, self._print_blurred) > CHANGED // 2).astype(np.uint8)
         return cv2.dilate(unlike, np.ones((2 * SCALE, 2 * SCALE), np.uint8))
 
     def _normalised_print(self) -> Image:
         art = cv2.resize(self.mat.render(), self.size, interpolation=cv2.INTER_AREA)
         art = cv2.GaussianBlur(art, (0, 0), 0.8)
-        return art.astype(np.float32) / 255.0
+        out: Image = cv2.convertScaleAbs(art, alpha=PAPER / 255.0)
+        return out
 
     # -- what a frame shows ------------------------------------------------------------
 
@@ -172,52 +213,97 @@ class CardFinder:
         """The mat in finder pixels, each channel divided by the paper's brightness there."""
         to_finder = np.diag([SCALE / PX_PER_MM, SCALE / PX_PER_MM, 1.0]) @ homography
         warped = cv2.warpPerspective(frame, to_finder, self.size, flags=cv2.INTER_AREA)
+        key = (to_finder.tobytes(), frame.shape[:2])
+        if self._in_view is None or self._in_view[0] != key:  # the mat outside the picture
+            inside = np.full(frame.shape[:2], 255, np.uint8)
+            seen = cv2.warpPerspective(inside, to_finder, self.size, flags=cv2.INTER_NEAREST)
+            self._in_view = (key, cv2.erode(seen, np.ones((5, 5), np.uint8)) > 0)
         if warped.ndim == 2:
             warped = cv2.cvtColor(warped, cv2.COLOR_GRAY2BGR)
-        small = cv2.resize(warped, None, fx=1 / 8, fy=1 / 8, interpolation=cv2.INTER_AREA)
-        paper = cv2.dilate(small, np.ones((5, 5), np.uint8))  # paper is the brightest thing
-        paper = cv2.GaussianBlur(paper, (0, 0), 3)
+        small = cv2.resize(warped, None, fx=1 / 16, fy=1 / 16, interpolation=cv2.INTER_AREA)
+        # paper is the brightest thing within 36 mm: wider than half a card, so that a card a
+        # shade greyer than the mat is not taken for the paper there
+        paper = cv2.dilate(small, np.ones((9, 9), np.uint8))
+        paper = cv2.GaussianBlur(paper, (0, 0), 2)
         paper = cv2.resize(paper, self.size, interpolation=cv2.INTER_LINEAR)
-        return warped.astype(np.float32) / np.maximum(paper.astype(np.float32), 16.0)
+        out: Image = cv2.divide(warped, np.maximum(paper, 16), scale=PAPER)
+        return out
 
     def _changed(self, now: Image) -> Image:
         assert self.reference is not None
-        diff = np.abs(now - self.reference).max(axis=2)
-        changed: Image = (diff > CHANGED).astype(np.uint8)
+        changed: Image = (_channel_diff(now, self.reference) > CHANGED).astype(np.uint8)
+        # a card's stock a shade off the mat's paper: a faint change, over a card's width
+        soft = (0, 0), BLUR
+        faint = _channel_diff(cv2.GaussianBlur(now, *soft), cv2.GaussianBlur(self.reference, *soft))
+        broad = cv2.morphologyEx(  # broad only: lines drawn a pixel apart are no card
+            (faint > FAINT).astype(np.uint8), cv2.MORPH_OPEN, np.ones((BROAD, BROAD), np.uint8)
+        )
+        changed |= broad
+        if self._in_view is not None:
+            changed[~self._in_view[1]] = 0  # what the camera does not see does not change
+        # ink that went (now paper where there was ink) is what a new card covers, not the
+        # card: an edge of the card below, lying just beside the new card's, would make the
+        # new card's patch wider than a card
+        self._moved = changed.copy()
+        brighter = cv2.subtract(_channel_min(now), _channel_min(self.reference)) > CHANGED
+        changed[brighter] = 0
         if (
             self._unknown is not None and self._print_ink is not None and self._unknown.any()
         ):  # the print as reference there:
             # its lines, drawn a pixel apart by the camera, are no change where they show
             k = np.ones((2 * SCALE + 1, 2 * SCALE + 1), np.uint8)
-            ink_now = cv2.erode(now.min(axis=2), k) < INK
+            ink_now = cv2.erode(_channel_min(now), k) < INK
             changed[(self._unknown > 0) & self._print_ink & ink_now] = 0
         return changed
 
     # -- cards that left ---------------------------------------------------------------
 
     def _remove_gone(self, now: Image, shapes: list[Image]) -> None:
-        """A card whose visible face shows what it covered, twice running, is gone. Only the
-        places where the card and what it covered differ tell (white on white tells nothing);
-        a hand over the card looks like neither, and removes nothing."""
-        assert self.reference is not None
+        """A card whose visible face shows what it covered, or the bare mat (cards gathered
+        up together), twice running, is gone. Only the places where the card and what it
+        covered (or the bare mat) differ tell (white on white tells nothing); a hand over the
+        card looks like neither, and removes nothing."""
+        assert self.reference is not None and self._empty is not None
         for i in range(len(self._cards) - 1, -1, -1):
             card = self._cards[i]
             x0, y0, x1, y1 = card.box
             visible = self._visible_mask(i, shapes) > 0
-            was = self.reference[y0:y1, x0:x1][visible]
-            under = card.under[visible]
-            seen = now[y0:y1, x0:x1][visible]
-            telling = np.abs(was - under).max(axis=1) > CHANGED
-            if telling.sum() < 20:
+            moved = self._moved
+            if moved is not None and moved[y0:y1, x0:x1][visible].sum() < GONE * TELLING:
+                card.gone_frames = 0  # too little changed there for it to be gone
                 continue
-            like_under = np.abs(seen - under).max(axis=1)[telling] <= CHANGED
-            if like_under.mean() < GONE:
+            was, seen = self.reference[y0:y1, x0:x1], now[y0:y1, x0:x1]
+            if not (
+                any(
+                    _shows(visible, was, seen, below)
+                    for below in (card.under, self._empty[y0:y1, x0:x1])
+                )
+                or (card.on_print and self._shows_print(now, card, visible))
+            ):
                 card.gone_frames = 0
                 continue
             card.gone_frames += 1
             if card.gone_frames >= CONFIRM:
                 self.reference[y0:y1, x0:x1][visible] = now[y0:y1, x0:x1][visible]
+                self._left.append(card.quad)
                 del self._cards[i]
+
+    def _shows_print(self, now: Image, card: _Card, visible: Image) -> bool:
+        """For a card that lay on the mat before the camera ever saw the mat there: whether
+        its visible face now shows the mat's print, where the card and the print differ (both
+        blurred a little: the camera draws the print's lines a pixel off)."""
+        assert self.reference is not None and self._print is not None
+        if self._print_blurred is None:
+            self._print_blurred = cv2.GaussianBlur(self._print, (0, 0), SCALE)
+        x0, y0, x1, y1 = card.box
+        soft = (0, 0), SCALE
+        was = cv2.GaussianBlur(self.reference[y0:y1, x0:x1], *soft)
+        seen = cv2.GaussianBlur(now[y0:y1, x0:x1], *soft)
+        below = self._print_blurred[y0:y1, x0:x1]
+        telling = visible & (_channel_diff(was, below) > CHANGED)
+        told = int(telling.sum())
+        like = telling & (_channel_diff(seen, below) <= CHANGED // 2)
+        return told >= TELLING and int(like.sum()) >= GONE * told
 
     def _visible_mask(self, i: int, shapes: list[Image]) -> Image:
         """The part of card ``i``'s box that it shows: cards laid after it lie on top, and so
@@ -227,7 +313,8 @@ class CardFinder:
         mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
         shift = np.array([x0, y0], np.float32)
         cv2.fillConvexPoly(mask, np.round(card.quad - shift).astype(np.int32), 1)
-        for above in [c.quad for c in self._cards[i + 1 :]] + shapes:
+        landing = [q for q in shapes if not _same(q, card.quad)]  # its own outline is no cover
+        for above in [c.quad for c in self._cards[i + 1 :]] + landing:
             cv2.fillConvexPoly(mask, np.round(above - shift).astype(np.int32), 0)
         return mask
 
@@ -236,7 +323,7 @@ class CardFinder:
     def _land(self, now: Image, shapes: list[Image]) -> list[FoundCard]:
         """Card-shaped changes; each becomes a card once it has kept its outline."""
         assert self.reference is not None
-        known = [c.quad for c in self._cards]
+        known = [c.quad for c in self._cards] + self._left  # a card lifted shows its outline
         patches: list[_Patch] = []
         for quad in shapes:
             if any(_same(quad, k) for k in known):
@@ -255,13 +342,14 @@ class CardFinder:
     def _add(self, quad: Image, now: Image) -> FoundCard:
         assert self.reference is not None
         h, w = self.reference.shape[:2]
-        x0, y0 = np.floor(quad.min(axis=0)).astype(int)
-        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+        x0, y0 = np.floor(quad.min(axis=0)).astype(int) - RIM
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1 + RIM
         box = (max(int(x0), 0), max(int(y0), 0), min(int(x1), w), min(int(y1), h))
         bx0, by0, bx1, by1 = box
         under = self.reference[by0:by1, bx0:bx1].copy()
         mask = np.zeros((by1 - by0, bx1 - bx0), np.uint8)
         cv2.fillConvexPoly(mask, np.round(quad - np.array([bx0, by0])).astype(np.int32), 1)
+        mask = cv2.dilate(mask, np.ones((2 * RIM + 1, 2 * RIM + 1), np.uint8))
         self.reference[by0:by1, bx0:bx1][mask > 0] = now[by0:by1, bx0:bx1][mask > 0]
         to_mat = PX_PER_MM / SCALE
         found = FoundCard(
@@ -270,7 +358,8 @@ class CardFinder:
             self.frame,
         )
         self._next_id += 1
-        self._cards.append(_Card(found, quad, under, box))
+        unseen = self._unknown is not None and bool(self._unknown[by0:by1, bx0:bx1][mask > 0].any())
+        self._cards.append(_Card(found, quad, under, box, on_print=unseen))
         return found
 
     def _not_mat(self, quad: Image, now: Image) -> bool:
@@ -282,14 +371,33 @@ class CardFinder:
         mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
         cv2.fillConvexPoly(mask, np.round(quad - np.array([x0, y0])).astype(np.int32), 1)
         inside = mask[: now.shape[0] - y0, : now.shape[1] - x0] > 0
-        a, b = now[y0:y1, x0:x1][inside], self._empty[y0:y1, x0:x1][inside]
-        return bool((np.abs(a - b).max(axis=1) > CHANGED).mean() >= NOT_MAT)
+        differs = _channel_diff(now[y0:y1, x0:x1], self._empty[y0:y1, x0:x1]) > CHANGED
+        return bool((differs & inside).sum() >= NOT_MAT * max(int(inside.sum()), 1))
 
     # -- which card an index belongs to ------------------------------------------------
 
     def host(self, index: Any) -> FoundCard | None:
         """The card whose corner ``index`` (4 x 2 mat pixels: an index's outline) sits in, at
-        the card's scale and along its long side; None for an index on no card."""
+        the card's scale and along its long side. A card still landing (card-shaped, not yet
+        kept for ``CONFIRM`` frames) hosts too, with id -1. None for an index on no card, and
+        for one
+        where the mat is changing (a card landing on top of another is not yet found: its
+        index, near the corner of the card below, is not that card's)."""
+        to_mat = PX_PER_MM / SCALE
+        landing = [
+            FoundCard(-1, tuple((float(x) * to_mat, float(y) * to_mat) for x, y in p.quad), 0)
+            for p in self._patches
+        ]
+        on_landing = host(landing, index)  # lying on top of everything found
+        if on_landing is not None:
+            return on_landing
+        if self._moved is not None:
+            pts = np.asarray(index, np.float64).reshape(-1, 2) * (SCALE / PX_PER_MM)
+            h, w = self._moved.shape
+            x0, y0 = np.clip(np.floor(pts.min(axis=0)).astype(int), 0, [w - 1, h - 1])
+            x1, y1 = np.clip(np.ceil(pts.max(axis=0)).astype(int) + 1, 1, [w, h])
+            if self._moved[y0:y1, x0:x1].mean() > UNSETTLED:
+                return None
         return host(self.cards, index)
 
 
@@ -306,19 +414,17 @@ def card_shapes(changed: Image) -> list[Image]:
     pieces = [c.reshape(-1, 2).astype(np.float32) for c in contours if len(c) >= 3]
     pieces.sort(key=lambda c: -cv2.contourArea(c))
     reach = LONG_MM[1] * SCALE
+    centres = [p.mean(axis=0) for p in pieces]
     used = [False] * len(pieces)
     out = []
     for i, seed in enumerate(pieces):
         if used[i] or not _fits(seed):
             continue
         points, members = seed, [i]
-        centre = seed.mean(axis=0)
-        order = sorted(
-            (j for j in range(len(pieces)) if not used[j] and j != i),
-            key=lambda j: float(np.hypot(*(pieces[j].mean(axis=0) - centre))),
-        )
+        far = {j: float(np.hypot(*(centres[j] - centres[i]))) for j in range(len(pieces))}
+        order = sorted((j for j in far if not used[j] and j != i), key=far.__getitem__)
         for j in order:
-            if float(np.hypot(*(pieces[j].mean(axis=0) - centre))) > reach:
+            if far[j] > reach:
                 break
             joined = np.concatenate([points, pieces[j]])
             if _fits(joined):
@@ -328,6 +434,30 @@ def card_shapes(changed: Image) -> list[Image]:
             out.append(quad)
             for j in members:
                 used[j] = True
+    return out
+
+
+def _shows(visible: Image, was: Image, seen: Image, below: Image) -> bool:
+    """Whether ``seen`` shows ``below`` rather than the card (``was``) on most of the
+    visible places where the two differ."""
+    telling = visible & (_channel_diff(was, below) > CHANGED)
+    told = int(telling.sum())
+    if told < TELLING:
+        return False
+    like_below = telling & (_channel_diff(seen, below) <= CHANGED)
+    return int(like_below.sum()) >= GONE * told
+
+
+def _channel_diff(a: Image, b: Image) -> Image:
+    """The largest of the channels' absolute differences (numpy's reduction over a last axis
+    of three is many times slower than this)."""
+    d = cv2.absdiff(a, b)
+    out: Image = np.maximum(np.maximum(d[..., 0], d[..., 1]), d[..., 2])
+    return out
+
+
+def _channel_min(a: Image) -> Image:
+    out: Image = np.minimum(np.minimum(a[..., 0], a[..., 1]), a[..., 2])
     return out
 
 
@@ -370,15 +500,16 @@ def host(cards: list[FoundCard], index: Any) -> FoundCard | None:
     pts = np.asarray(index, np.float64).reshape(-1, 2) / PX_PER_MM  # mm
     centre = pts.mean(axis=0)
     point = (float(centre[0]), float(centre[1]))
-    for card in reversed(cards):
-        quad = np.asarray(card.quad, np.float64) / PX_PER_MM
-        depth = cv2.pointPolygonTest(quad.astype(np.float32), point, True)
-        if depth < -EDGE_MM:
-            continue
-        if _at_corner(quad, pts):
-            return card
-        if depth > EDGE_MM:
-            return None  # deep inside a card, and not at its corner: a picture, or covered
+    for least in (ON_CARD_MM, -EDGE_MM):  # well on a card first; then just off its outline
+        for card in reversed(cards):
+            quad = np.asarray(card.quad, np.float64) / PX_PER_MM
+            depth = cv2.pointPolygonTest(quad.astype(np.float32), point, True)
+            if depth < least:
+                continue
+            if _at_corner(quad, pts):
+                return card
+            if depth > EDGE_MM:
+                return None  # deep inside a card, and not at its corner: a picture, or covered
     return None
 
 

@@ -22,6 +22,7 @@ from crib_pi.cards import Card
 from crib_pi.game import Record
 from crib_pi.i18n import LANGUAGES, N_, _, in_language, ngettext
 from crib_pi.i18n import number as said_number
+from crib_pi.learn.risks import RANK_WORDS
 from crib_pi.numbers import NUMBER_WORDS, english_number, french_number
 from crib_pi.players import player_name, side_name
 from crib_pi.scoring import FLUSH_NAMES, PAIR_NAMES, RUN_NAMES, ScoreItem, spoken
@@ -140,7 +141,7 @@ class Announcer:
 
     language: str = "en"
     seen: int = -1  # records already announced; -1: not looked yet (a resumed game is not re-said)
-    _question: tuple[int, int] | None = field(default=None, repr=False)
+    _question: tuple[int, str, int] | None = field(default=None, repr=False)
     #: The learn panel's lessons at the last look (key and words, in ``language``).
     _lessons: frozenset[tuple[str, str]] = field(default=frozenset(), repr=False)
 
@@ -172,8 +173,8 @@ class Announcer:
         q = table.question
         if q is None:
             self._question = None
-        elif self._question != (id(q), q.index):
-            self._question = (id(q), q.index)
+        elif self._question != (id(q), q.stage, q.index):
+            self._question = (id(q), q.stage, q.index)
             say.append(Utterance(self._ask(q), "question", "question"))
         said_before = self._lessons
         for key, text in lessons:
@@ -249,6 +250,9 @@ class Announcer:
         if not q.actions:
             return q.text
         action = q.actions[q.index]
+        if q.stage == "rank" and isinstance(action, Play | Cut | Crib):
+            rank = action.cards[0].rank if isinstance(action, Crib) else action.card.rank
+            return _("is it a {rank}?").format(rank=_(RANK_WORDS[rank - 1]))
         if isinstance(action, Play | Cut):
             return _("is that {card}?").format(card=card_name(action.card, self.language))
         if isinstance(action, Crib):

@@ -1,0 +1,198 @@
+"""Benchmark (issue 31): filmed two-deal games on decks no network trained on, read by
+crib_pi.vision, with the pack face down on the crib spot through the play (its back printed
+with four aces) and the deck's box beside the play; scripted players answer the questions.
+
+    CRIB_PI_FONT_DIR=build/unseen-fonts python benchmarks/bench_presence.py \\
+        [--players 2 3 4] [--decks 7 11 23 31 47 2024] [--zoom 0.85]
+
+The decks are drawn by ``crib_pi.vision.synth.drawn`` from seeds the training never used (it
+used 100 to 115), in the fonts ``tools/unseen_fonts.sh`` unpacks, which no network saw. For
+each film, and in total, it prints:
+
+- cards laid, and how many were named (laid on the board) or asked about (a question on
+  their zone) within one second (10 frames) of coming to rest;
+- out of line: actions the board scored that the script did not have there (the players
+  took them back with Undo); wrong cards: a card laid on the board in a zone where that card
+  was never put;
+- questions per deal and presses per question;
+- one core's time a frame: median, the frames where a card lands (card finder included),
+  and the card-to-board latency; how many frames the recognizer read (the rest kept the
+  last reads, the mat being still);
+- whether the game ended as scripted.
+
+Targets (issue 31): every card named or asked within a second; nothing out of line; no wrong
+card; every film completes; median frame <= 30 ms; landing frame <= 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from crib_pi.actions import Crib, GameOptions
+from crib_pi.commands.session import read_presses
+from crib_pi.mat import Mat
+from crib_pi.session.filmstrip import film, read_settled
+from crib_pi.session.pipeline import FramePipeline
+from crib_pi.session.players import ScriptedPlayers, same_game
+from crib_pi.session.table import TableSession
+from crib_pi.session.tracker import CardLaid, Tracker
+from crib_pi.simulate import random_game
+from crib_pi.store import GameLog
+
+FPS = 10
+SECOND = 10  # frames
+STABLE = 3
+
+
+@dataclass
+class Tally:
+    laid: int = 0
+    in_time: int = 0
+    out_of_line: int = 0
+    wrong: int = 0
+    deals: int = 0
+    questions: int = 0
+    presses: int = 0
+    complete: int = 0
+    films: int = 0
+    frame_ms: list[float] = field(default_factory=list)
+    landing_ms: list[float] = field(default_factory=list)
+    latency_s: list[float] = field(default_factory=list)
+    reads: int = 0
+    frames: int = 0
+    late: list[str] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        for name, value in vars(other).items():
+            setattr(self, name, getattr(self, name) + value)
+
+
+def one_film(players: int, seed: int, zoom: float, out: Path) -> Tally:
+    from crib_pi.vision.recognizer import Recognizer
+    from crib_pi.vision.synth.drawn import drawn_decks
+
+    (deck,) = drawn_decks(np.random.default_rng(seed), 1)
+    options = GameOptions(players=players, target=121, dealer=0)
+    _, actions = random_game(options, seed=seed, known=False)
+    ends = [i for i, a in enumerate(actions) if isinstance(a, Crib)]
+    actions = actions[: ends[1] + 1]
+    film(options, actions, lambda c: deck.faces[c.index], out, seed=seed, zoom=zoom, props=True)
+    mat = Mat(players)
+    settled = read_settled(out)
+    table = TableSession(options, GameLog(None), Tracker(stable=STABLE))
+    pipeline = FramePipeline(mat, Recognizer(), table.tracker, find=True)
+    assert pipeline.finder is not None
+    scripted = ScriptedPlayers.from_film(actions, settled)
+    presses = read_presses(out / "buttons.jsonl")
+    t = Tally(films=1, deals=2)
+    named: dict[tuple[str, str], list[int]] = {}  # (card, zone) -> frames laid on the board
+    asked: list[tuple[int, str]] = []  # frame, zone of each question open
+    frames = sorted((out / "frames").iterdir())
+    for number, path in enumerate(frames):
+        image = cv2.imread(str(path))
+        start = time.perf_counter()
+        events = pipeline.process(image)
+        for event in events:
+            table.on_track(event)
+        took = time.perf_counter() - start
+        t.frame_ms.append(took * 1000)
+        if any(c.landed == pipeline.finder.frame for c in pipeline.found):
+            t.landing_ms.append(took * 1000)
+        for e in events:
+            if isinstance(e, CardLaid):
+                named.setdefault((str(e.card), e.zone), []).append(number)
+                if not _was_put(e, settled, mat, number):
+                    t.wrong += 1
+        if table.question is not None:
+            asked.append((number, table.question.zone))
+        scripted.after_frame(table, number, presses.get(number, []))
+    scripted.finish(table)
+    t.frames, t.reads = len(frames), pipeline.reads
+    for item in settled:
+        if item["again"]:
+            continue
+        t.laid += 1
+        zone = _zone(mat, item["centre"])
+        first = int(item["frame"])
+        window = range(first, first + SECOND + 1)
+        on_board = [f for f in named.get((item["card"], zone), []) if f in window]
+        in_time = bool(on_board) or any(f in window and z == zone for f, z in asked)
+        t.in_time += in_time
+        if not in_time:
+            later = named.get((item["card"], zone), [])
+            when = f"+{later[0] - first}" if later else "typed"
+            t.late.append(f"{item['card']}@{first}({when})")
+        if on_board:
+            t.latency_s.append((on_board[0] - first) / FPS)
+    t.out_of_line = len(scripted.taken_back)
+    t.questions, t.presses = scripted.answered, scripted.presses
+    t.complete = int(same_game([r.action for r in table.game.records], list(actions)))
+    return t
+
+
+def _zone(mat: Mat, centre: list[float]) -> str:
+    zone = mat.zone_at(float(centre[0]), float(centre[1]))
+    return zone.name if zone else "-"
+
+
+def _was_put(event: CardLaid, settled: list[dict[str, object]], mat: Mat, frame: int) -> bool:
+    """Whether ``event``'s card was laid in its zone by then (a card, not a picture of one)."""
+    return any(
+        s["card"] == str(event.card) and _zone(mat, s["centre"]) == event.zone  # type: ignore[arg-type]
+        for s in settled
+        if int(s["frame"]) <= frame  # type: ignore[call-overload]
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
+    parser.add_argument("--decks", type=int, nargs="+", default=[7, 11, 23, 31, 47, 2024])
+    parser.add_argument("--zoom", type=float, default=0.85)
+    args = parser.parse_args()
+    if any(100 <= s <= 115 for s in args.decks):
+        parser.error("--decks: 100 to 115 drew the training's decks; choose others")
+    cv2.setNumThreads(1)
+    total = Tally()
+    for players in args.players:
+        for seed in args.decks:
+            with tempfile.TemporaryDirectory() as tmp:
+                t = one_film(players, seed, args.zoom, Path(tmp))
+            total.add(t)
+            print(
+                f"{players} players, drawn:{seed}: {t.in_time}/{t.laid} named or asked within "
+                f"1 s, {t.out_of_line} out of line, {t.wrong} wrong, {t.questions} questions, "
+                f"{t.presses} presses, complete: {bool(t.complete)}"
+                + (f", late: {' '.join(t.late)}" if t.late else ""),
+                flush=True,
+            )
+    pct = 100 * total.in_time / max(total.laid, 1)
+    print(f"films: {total.films}, complete as scripted: {total.complete}")
+    print(f"cards named or asked within a second: {total.in_time} of {total.laid} ({pct:.1f}%)")
+    print(f"scored out of line: {total.out_of_line}; wrong cards laid: {total.wrong}")
+    print(
+        f"questions a deal: {total.questions / max(total.deals, 1):.2f}; presses a question: "
+        f"{total.presses / max(total.questions, 1):.1f}"
+    )
+    print(
+        f"time a frame (one core): median {statistics.median(total.frame_ms):.1f} ms; landing "
+        f"frames median {statistics.median(total.landing_ms or [0]):.1f} ms, "
+        f"slowest {max(total.landing_ms or [0]):.1f} ms; recognizer ran on "
+        f"{total.reads} of {total.frames} frames"
+    )
+    lat = total.latency_s or [0.0]
+    print(f"card to board: median {statistics.median(lat):.2f} s, slowest {max(lat):.2f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
