@@ -69,6 +69,7 @@ pin = 5
         ('[players]\nnames = ["Ann"]\n', "names must give 2 player names"),
         ("[session]\nfps = 0\n", "session.fps"),
         ("[session]\nstable = true\n", "session.stable"),
+        ('[session]\nfind_cards = "yes"\n', "session.find_cards"),
         ("[devices.leds]\nmax_amp = 3\n", "devices.leds.max_amp"),
         ("[game\n", "not valid TOML"),
     ],
@@ -78,6 +79,11 @@ def test_bad_files_are_refused_with_the_key(tmp_path: Path, text: str, named: st
     with pytest.raises(ConfigError) as err:
         load(path)
     assert named in str(err.value) and str(path) in str(err.value)
+
+
+def test_the_card_finder_is_on_trial_and_off_unless_asked(tmp_path: Path) -> None:
+    assert load(write(tmp_path, "")).session.find_cards is False
+    assert load(write(tmp_path, "[session]\nfind_cards = true\n")).session.find_cards is True
 
 
 def test_config_check_command(tmp_path: Path) -> None:
