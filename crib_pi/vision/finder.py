@@ -134,7 +134,9 @@ class CardFinder:
     _print_ink: Image | None = None
     _print_blurred: Image | None = None
     _change: Image | None = None  # where this frame differs from the reference
+    _landing: list[FoundCard] = field(default_factory=list)  # patches not yet kept long enough
     _left: list[Image] = field(default_factory=list)  # outlines of cards gone this frame
+    _soft_now: Image | None = None  # this frame blurred (BLUR), as the faint change sees it
     _moved: Image | None = None  # the change before ink that went is taken out
     _in_view: tuple[Any, Image] | None = None  # the mat's pixels inside the camera's picture
 
@@ -158,6 +160,11 @@ class CardFinder:
         before = len(self._cards)
         landed = self._land(now, shapes)
         self.still = not (landed or gone or self._patches)
+        to_mat = PX_PER_MM / SCALE
+        self._landing = [
+            FoundCard(-1, tuple((float(x) * to_mat, float(y) * to_mat) for x, y in p.quad), 0)
+            for p in self._patches
+        ]
         for card in self._cards[len(self._cards) - len(landed) :]:
             for mask in (self._change, self._moved):
                 if mask is not None:
@@ -234,7 +241,8 @@ class CardFinder:
         changed: Image = (_channel_diff(now, self.reference) > CHANGED).astype(np.uint8)
         # a card's stock a shade off the mat's paper: a faint change, over a card's width
         soft = (0, 0), BLUR
-        faint = _channel_diff(cv2.GaussianBlur(now, *soft), cv2.GaussianBlur(self.reference, *soft))
+        self._soft_now = cv2.GaussianBlur(now, *soft)
+        faint = _channel_diff(self._soft_now, cv2.GaussianBlur(self.reference, *soft))
         broad = cv2.morphologyEx(  # broad only: lines drawn a pixel apart are no card
             (faint > FAINT).astype(np.uint8), cv2.MORPH_OPEN, np.ones((BROAD, BROAD), np.uint8)
         )
@@ -298,7 +306,7 @@ class CardFinder:
         x0, y0, x1, y1 = card.box
         soft = (0, 0), SCALE
         was = cv2.GaussianBlur(self.reference[y0:y1, x0:x1], *soft)
-        seen = cv2.GaussianBlur(now[y0:y1, x0:x1], *soft)
+        seen = self._soft_now[y0:y1, x0:x1] if self._soft_now is not None else now[y0:y1, x0:x1]
         below = self._print_blurred[y0:y1, x0:x1]
         telling = visible & (_channel_diff(was, below) > CHANGED)
         told = int(telling.sum())
@@ -383,12 +391,7 @@ class CardFinder:
         for one
         where the mat is changing (a card landing on top of another is not yet found: its
         index, near the corner of the card below, is not that card's)."""
-        to_mat = PX_PER_MM / SCALE
-        landing = [
-            FoundCard(-1, tuple((float(x) * to_mat, float(y) * to_mat) for x, y in p.quad), 0)
-            for p in self._patches
-        ]
-        on_landing = host(landing, index)  # lying on top of everything found
+        on_landing = host(self._landing, index)  # lying on top of everything found
         if on_landing is not None:
             return on_landing
         if self._moved is not None:
