@@ -39,15 +39,21 @@ class _Reading:
 
 
 class BlindReader:
-    """The film's truth, never reading ``blind`` (a deck the networks cannot read)."""
+    """The film's truth, never reading ``blind`` (a deck the networks cannot read), but for
+    the ``glimpse``-th frame that shows it, if given (a read in passing)."""
 
     every_frame = True  # the film's truth, frame by frame
 
-    def __init__(self, truth: Path, blind: Card | None) -> None:
-        self.truth, self.blind = TruthReader(truth), blind
+    def __init__(self, truth: Path, blind: Card | None, glimpse: int | None = None) -> None:
+        self.truth, self.blind, self.glimpse, self.shown = TruthReader(truth), blind, glimpse, 0
 
     def read(self, bgr: Any) -> _Reading:
-        return _Reading(tuple(r for r in self.truth.read(bgr).cards if r.card != self.blind))
+        cards = self.truth.read(bgr).cards
+        if any(r.card == self.blind for r in cards):
+            self.shown += 1
+            if self.shown == self.glimpse:
+                return _Reading(tuple(cards))
+        return _Reading(tuple(r for r in cards if r.card != self.blind))
 
 
 @pytest.fixture(scope="module")
@@ -119,16 +125,18 @@ def _cards(event: CardLaid | CardUnsure) -> tuple[Card, ...]:
     return (event.card,) if isinstance(event, CardLaid) else event.candidates
 
 
+@pytest.mark.parametrize("glimpse", [None, 4])
 def test_an_unread_card_is_asked_at_once_and_holds_what_follows(
-    deal: tuple[Path, list[Action]],
+    deal: tuple[Path, list[Action]], glimpse: int | None
 ) -> None:
+    """Also when its index was read once in passing: one read does not make a card read."""
     out, script = deal
     plays = [a for a in script if isinstance(a, Play)]
     blind, after = plays[2], plays[3]
     settled = {s["card"]: int(s["frame"]) for s in read_settled(out) if not s["again"]}
     table = TableSession(OPTIONS, GameLog(None), Tracker(stable=3))
     pipeline = FramePipeline(
-        Mat(2), BlindReader(out / "truth.jsonl", blind.card), table.tracker, find=True
+        Mat(2), BlindReader(out / "truth.jsonl", blind.card, glimpse), table.tracker, find=True
     )
     presses = read_presses(out / "buttons.jsonl")
     deferred: list[dict[str, Any]] = []  # the players wait while the board asks

@@ -10,6 +10,7 @@ unsure sighting with no candidates, so that the table asks about it rather than 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -84,7 +85,7 @@ class FramePipeline:
         self.finder = CardFinder(mat) if find else None
         self.frames = 0
         self.frames_without_mat = 0
-        self.read_ids: set[int] = set()  # found cards that an index has been read on
+        self.read_frames: Counter[int] = Counter()  # found card -> frames an index was read on it
         self.dropped = 0  # reads on no found card's corner (pictures of cards, hands, ...)
         self.reads = 0  # frames read by the recognizer (the others kept the last frame's)
         self._reading: Reading | None = None
@@ -109,7 +110,7 @@ class FramePipeline:
         reads: list[tuple[Card | None, tuple[Card, ...], Sequence[Point]]] = [
             (r.card, (), r.corners) for r in reading.cards
         ] + [(None, u.candidates, u.corners) for u in reading.uncertain]
-        out = []
+        out, hosted = [], set()
         for card, candidates, corners in reads:
             index = self.locator.to_mat(np.asarray(corners, np.float64))
             if self.finder is not None:
@@ -117,10 +118,11 @@ class FramePipeline:
                 if host is None:
                     self.dropped += 1
                     continue
-                self.read_ids.add(host.id)  # -1: a card still landing
+                hosted.add(host.id)  # -1: a card still landing
             x, y = (float(v) for v in index.mean(axis=0))
             zone = self.mat.zone_at(x, y)
             out.append(Sighting(card, zone.name if zone else None, (x, y), candidates))
+        self.read_frames.update(hosted)
         return out + self._unread()
 
     def _still(self) -> bool:
@@ -132,12 +134,14 @@ class FramePipeline:
         return self.finder.still and self._since_read < REREAD
 
     def _unread(self) -> list[Sighting]:
-        """Cards found on the mat that no index has been read on: unsure, with no guess."""
+        """Cards found on the mat that no index has been read on in as many frames as the
+        tracker needs to lay a card (one read in passing, of the card below or of a hand, does
+        not make a card read): unsure, with no guess."""
         if self.finder is None:
             return []
         out = []
         for found in self.finder.cards:
-            if found.id in self.read_ids:
+            if self.read_frames[found.id] >= self.tracker.stable:
                 continue
             zone = self.mat.zone_at(*found.centre, margin_mm=0)
             if zone is not None:

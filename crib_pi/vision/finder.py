@@ -7,7 +7,10 @@ was when nothing was moving (``reference``). A card laid changes a card-shaped p
 picture: it lands on top of its row, so its whole face differs from what it covers. A patch
 is a card once it has kept the same card-sized outline in ``CONFIRM`` frames in a row; a hand
 passing is never card-shaped, and a card held still by a hand joins the hand's patch until
-it is let go. A card is gone when what it covered shows again. Only then does the reference
+it is let go. A card whose stock is as white as the mat, with no border, changes only where
+it is printed: its ink is then the card when it is card-sized, has indices at two opposite
+corners and looks the same turned half round, as every card's face does (``_inked_box``).
+A card is gone when what it covered shows again. Only then does the reference
 change, so a hand, a shadow or glare never enters it.
 
 Lighting changes from frame to frame (clouds, a lamp, people leaning over), so every frame is
@@ -40,6 +43,19 @@ CARD_MM = (63.0, 88.0)
 """A poker card; bridge cards are 57 mm wide, and both are accepted (``SHORT_MM``)."""
 SHORT_MM = (52.0, 69.0)
 LONG_MM = (80.0, 96.0)
+INKED_MM = (44.0, 66.0)
+"""The least size of what changed on a borderless card as white as the mat: its ink alone,
+from index to index, which lies up to a few millimetres inside the card's edge."""
+INKED_ASPECT = (1.2, 1.65)
+"""Long side over short of a card's ink: a card's (1.4, a bridge card's 1.54) or a little
+longer, the margins being alike all round."""
+SQUARE = 12
+"""Degrees from the mat's edges a card's ink is looked for in when no piece of it shows which
+way the card lies (an index split in two, pips only)."""
+SYMMETRY_MM = 2
+"""How far a card's ink turned half round may lie from where it is (a crooked cut, a blur)."""
+SYMMETRIC = 0.7
+"""The least share of a card's ink that its ink turned half round covers."""
 FILL = 0.8
 """The least share of its outline a card's patch fills (a hand and a card together fill less)."""
 PAPER = 200
@@ -62,6 +78,8 @@ ADOPT_EVERY = 4
 """Every how many frames places not yet seen bare are looked at again (a slow change)."""
 SAME_MM = 4.0
 """Outlines whose centres are this close, with the same size and turn, are one card."""
+SAME_SIDES_MM = 10.0
+"""How much a patch's sides may differ from a card found there for it to be that card."""
 GONE = 0.6
 """The share of a card's visible face that must show what it covered for the card to be gone."""
 TELLING = 20
@@ -137,6 +155,7 @@ class CardFinder:
     _landing: list[FoundCard] = field(default_factory=list)  # patches not yet kept long enough
     _left: list[Image] = field(default_factory=list)  # outlines of cards gone this frame
     _soft_now: Image | None = None  # this frame blurred (BLUR), as the faint change sees it
+    _soft_reference: Image | None = None  # the reference blurred (BLUR), while it is the same
     _moved: Image | None = None  # the change before ink that went is taken out
     _in_view: tuple[Any, Image] | None = None  # the mat's pixels inside the camera's picture
 
@@ -175,6 +194,7 @@ class CardFinder:
     def forget(self) -> None:
         """Everything on the mat now is the mat: after a restart nothing is known of it."""
         self.reference, self._cards, self._patches, self.cards = None, [], [], []
+        self._soft_reference = None
 
     def _start(self, now: Image) -> None:
         """The first reference is the first frame where it shows the mat's print; where it
@@ -195,6 +215,7 @@ class CardFinder:
         back = (self._unlike_print(now) == 0) & (self._unknown > 0)
         assert self._empty is not None
         np.copyto(self.reference, now, where=back[:, :, None])
+        self._soft_reference = None
         np.copyto(self._empty, now, where=back[:, :, None])
         self._unknown[back] = 0
 
@@ -224,7 +245,9 @@ class CardFinder:
         if self._in_view is None or self._in_view[0] != key:  # the mat outside the picture
             inside = np.full(frame.shape[:2], 255, np.uint8)
             seen = cv2.warpPerspective(inside, to_finder, self.size, flags=cv2.INTER_NEAREST)
-            self._in_view = (key, cv2.erode(seen, np.ones((5, 5), np.uint8)) > 0)
+            in_view = cv2.erode(seen, np.ones((5, 5), np.uint8)) > 0
+            in_view[:2], in_view[-2:], in_view[:, :2], in_view[:, -2:] = False, False, False, False
+            self._in_view = (key, in_view)  # the paper's very edge, half table, is not seen
         if warped.ndim == 2:
             warped = cv2.cvtColor(warped, cv2.COLOR_GRAY2BGR)
         small = cv2.resize(warped, None, fx=1 / 16, fy=1 / 16, interpolation=cv2.INTER_AREA)
@@ -242,19 +265,25 @@ class CardFinder:
         # a card's stock a shade off the mat's paper: a faint change, over a card's width
         soft = (0, 0), BLUR
         self._soft_now = cv2.GaussianBlur(now, *soft)
-        faint = _channel_diff(self._soft_now, cv2.GaussianBlur(self.reference, *soft))
+        if self._soft_reference is None:
+            self._soft_reference = cv2.GaussianBlur(self.reference, *soft)
+        faint = _channel_diff(self._soft_now, self._soft_reference)
         broad = cv2.morphologyEx(  # broad only: lines drawn a pixel apart are no card
             (faint > FAINT).astype(np.uint8), cv2.MORPH_OPEN, np.ones((BROAD, BROAD), np.uint8)
         )
-        changed |= broad
         if self._in_view is not None:
             changed[~self._in_view[1]] = 0  # what the camera does not see does not change
+            broad[~self._in_view[1]] = 0
         # ink that went (now paper where there was ink) is what a new card covers, not the
         # card: an edge of the card below, lying just beside the new card's, would make the
         # new card's patch wider than a card
-        self._moved = changed.copy()
+        self._moved = changed | broad
         brighter = cv2.subtract(_channel_min(now), _channel_min(self.reference)) > CHANGED
         changed[brighter] = 0
+        # the faint change sees the blur's rim round ink that went as changed too
+        rim = np.ones((2 * round(BLUR) + 1, 2 * round(BLUR) + 1), np.uint8)
+        broad[cv2.dilate(brighter.view(np.uint8), rim) > 0] = 0
+        changed |= broad
         if (
             self._unknown is not None and self._print_ink is not None and self._unknown.any()
         ):  # the print as reference there:
@@ -293,6 +322,7 @@ class CardFinder:
             card.gone_frames += 1
             if card.gone_frames >= CONFIRM:
                 self.reference[y0:y1, x0:x1][visible] = now[y0:y1, x0:x1][visible]
+                self._soft_reference = None
                 self._left.append(card.quad)
                 del self._cards[i]
 
@@ -334,8 +364,10 @@ class CardFinder:
         known = [c.quad for c in self._cards] + self._left  # a card lifted shows its outline
         patches: list[_Patch] = []
         for quad in shapes:
-            if any(_same(quad, k) for k in known):
-                continue  # a card already found (its patch differs where a hand was)
+            # the same middle is a card already found: its outline may be seen whole in one
+            # frame and by its ink in the next, or differ where a hand was
+            if any(_same(quad, k, SAME_SIDES_MM) for k in known):
+                continue
             before = next((p for p in self._patches if _same(quad, p.quad)), None)
             patches.append(_Patch(quad, before.frames + 1 if before else 1))
         self._patches = []
@@ -359,6 +391,7 @@ class CardFinder:
         cv2.fillConvexPoly(mask, np.round(quad - np.array([bx0, by0])).astype(np.int32), 1)
         mask = cv2.dilate(mask, np.ones((2 * RIM + 1, 2 * RIM + 1), np.uint8))
         self.reference[by0:by1, bx0:bx1][mask > 0] = now[by0:by1, bx0:bx1][mask > 0]
+        self._soft_reference = None
         to_mat = PX_PER_MM / SCALE
         found = FoundCard(
             self._next_id,
@@ -417,22 +450,24 @@ def card_shapes(changed: Image) -> list[Image]:
     pieces = [c.reshape(-1, 2).astype(np.float32) for c in contours if len(c) >= 3]
     pieces.sort(key=lambda c: -cv2.contourArea(c))
     reach = LONG_MM[1] * SCALE
-    centres = [p.mean(axis=0) for p in pieces]
+    centres = np.array([p.mean(axis=0) for p in pieces]).reshape(-1, 2)
     used = [False] * len(pieces)
     out = []
     for i, seed in enumerate(pieces):
         if used[i] or not _fits(seed):
             continue
-        points, members = seed, [i]
-        far = {j: float(np.hypot(*(centres[j] - centres[i]))) for j in range(len(pieces))}
-        order = sorted((j for j in far if not used[j] and j != i), key=far.__getitem__)
-        for j in order:
+        points: Image = seed
+        members = [i]
+        far = np.hypot(*(centres - centres[i]).T)
+        for j in (int(j) for j in np.argsort(far, kind="stable")):
             if far[j] > reach:
                 break
-            joined = np.concatenate([points, pieces[j]])
+            if used[j] or j == i:
+                continue
+            joined: Image = cv2.convexHull(np.concatenate([points, pieces[j]])).reshape(-1, 2)
             if _fits(joined):
                 points, members = joined, [*members, j]
-        quad = _card_quad(points)
+        quad = _card_quad(points, [pieces[j] for j in members])
         if quad is not None:
             out.append(quad)
             for j in members:
@@ -465,30 +500,161 @@ def _channel_min(a: Image) -> Image:
 
 
 def _fits(points: Image) -> bool:
-    """Whether ``points`` (finder pixels) fit inside one card, however it is turned."""
-    _, (w, h), _ = cv2.minAreaRect(points)
+    """Whether ``points`` (finder pixels) fit inside one card, however it is turned. The least
+    box may not show it (ink from corner to corner fits best along the diagonal), so other
+    turns are tried too."""
+    hull = cv2.convexHull(points)
+    _, (w, h), _ = cv2.minAreaRect(hull)
+    if _card_fits(w, h):
+        return True
+    pts = hull.reshape(-1, 2).astype(np.float64)
+    if _across(pts) > np.hypot(SHORT_MM[1], LONG_MM[1]) * SCALE:
+        return False  # wider than a card from corner to corner
+    turned = pts @ _TURNS  # x then y of the points turned by each of 0, 5 .. 85 degrees
+    span = turned.max(axis=0) - turned.min(axis=0)
+    w, h = span[: len(_ANGLES)], span[len(_ANGLES) :]
+    short, long_ = np.minimum(w, h) / SCALE, np.maximum(w, h) / SCALE
+    return bool(np.any((short <= SHORT_MM[1]) & (long_ <= LONG_MM[1])))
+
+
+_ANGLES = np.radians(np.arange(0.0, 90.0, 5.0))
+_TURNS = np.hstack([np.vstack([np.cos(_ANGLES), -np.sin(_ANGLES)]),
+                    np.vstack([np.sin(_ANGLES), np.cos(_ANGLES)])])  # fmt: skip
+
+
+def _across(pts: npt.NDArray[np.float64]) -> float:
+    """The greatest distance between two of ``pts``."""
+    return float(np.sqrt(((pts[:, None, :] - pts[None, :, :]) ** 2).sum(axis=2).max()))
+
+
+def _card_fits(w: float, h: float) -> bool:
     short, long_ = sorted((w / SCALE, h / SCALE))
     return short <= SHORT_MM[1] and long_ <= LONG_MM[1]
 
 
-def _card_quad(points: Image) -> Image | None:
-    """The card outline of gathered pieces, or None where they do not make a card."""
+def _card_quad(points: Image, pieces: list[Image]) -> Image | None:
+    """The card outline of gathered pieces, or None where they do not make a card.
+
+    Pieces that fill their outline are a card's body. Pieces that do not may still be a card
+    as white as the mat, seen by its ink alone (``INKED_MM``): indices at two opposite
+    corners and pips between, which a card's face prints the same when turned half round
+    (``_symmetric``). Its outline is then at least a poker card's, about the same middle."""
     hull = cv2.convexHull(points)
     (cx, cy), (w, h), angle = cv2.minAreaRect(hull)
     short, long_ = sorted((w / SCALE, h / SCALE))
-    if not (SHORT_MM[0] <= short <= SHORT_MM[1] and LONG_MM[0] <= long_ <= LONG_MM[1]):
+    card_sized = SHORT_MM[0] <= short <= SHORT_MM[1] and LONG_MM[0] <= long_ <= LONG_MM[1]
+    if card_sized and cv2.contourArea(hull) >= FILL * w * h:
+        return cv2.boxPoints(((cx, cy), (w, h), angle)).astype(np.float32)
+    inked = _inked_box(hull, pieces)
+    if inked is None:
         return None
-    if cv2.contourArea(hull) < FILL * w * h:
-        return None
-    return cv2.boxPoints(((cx, cy), (w, h), angle)).astype(np.float32)
+    (cx, cy), (w, h), angle = inked
+    card_w, card_h = (CARD_MM[0], CARD_MM[1]) if w <= h else (CARD_MM[1], CARD_MM[0])
+    size = (max(w, card_w * SCALE), max(h, card_h * SCALE))
+    return cv2.boxPoints(((cx, cy), size, angle)).astype(np.float32)
 
 
-def _same(a: Image, b: Image) -> bool:
+def _inked_box(hull: Image, pieces: list[Image]) -> tuple[Point, Point, float] | None:
+    """The box around a card's ink, turned as the card lies; None where there is none that
+    is card-shaped (``INKED_MM`` up to a card, ``INKED_ASPECT``), with ink at two opposite
+    corners (its indices) and the same turned half round about its middle (``_symmetric``).
+
+    Ink from corner to corner fits a smaller box along the diagonal, so the turns tried first
+    are those of the pieces longer than wide (an index, rank over suit; a court card's frame
+    lie along the card), the most agreed first; then, as a card is laid about square to the
+    mat's edge, the turns up to ``SQUARE`` degrees from it, the least box first. As
+    ``cv2.minAreaRect`` gives it."""
+    turns: list[tuple[float, float]] = []  # degrees modulo 90, weight
+    for piece in pieces:
+        (_, _), (w, h), angle = cv2.minAreaRect(piece)
+        if min(w, h) > 0 and max(w, h) / min(w, h) >= 1.5:
+            turns.append((float(angle) % 90, float(w * h)))
+
+    def agreed(turn: float) -> float:
+        return sum(w for t, w in turns if min(abs(t - turn), 90 - abs(t - turn)) <= 6)
+
+    pts = hull.reshape(-1, 2).astype(np.float64)
+    if _across(pts) < np.hypot(*INKED_MM) * SCALE:
+        return None  # too small from corner to corner to be a card's ink
+    ink = np.concatenate(pieces).astype(np.float64)
+    by_pieces = sorted((t for t, _ in turns), key=agreed, reverse=True)[:3]
+    every = [float(a) % 90 for a in np.arange(-SQUARE, SQUARE + 1, 2.0)]
+    for angles in (by_pieces, every):
+        shaped = _card_shaped(pts, angles)
+        boxes = [box for box in (_box_at(pts, ink, a) for a in shaped) if box is not None]
+        if angles is every:  # the least; its middle is the others' too, if any is a card's
+            boxes = sorted(boxes, key=lambda box: box[1][0] * box[1][1])[:1]
+        for box in boxes:
+            if _symmetric(pieces, box[0]):
+                return box
+    return None
+
+
+def _card_shaped(pts: npt.NDArray[np.float64], angles: list[float]) -> list[float]:
+    """Those of ``angles`` (degrees) at which the box around ``pts`` is card-shaped."""
+    if not angles:
+        return []
+    a = np.radians(np.asarray(angles))
+    x = pts[:, :1] * np.cos(a) + pts[:, 1:] * np.sin(a)
+    y = -pts[:, :1] * np.sin(a) + pts[:, 1:] * np.cos(a)
+    w, h = np.ptp(x, axis=0) / SCALE, np.ptp(y, axis=0) / SCALE
+    short, long_ = np.minimum(w, h), np.maximum(w, h)
+    ok = (INKED_MM[0] <= short) & (short <= SHORT_MM[1])
+    ok &= (INKED_MM[1] <= long_) & (long_ <= LONG_MM[1])
+    ok &= (INKED_ASPECT[0] * short <= long_) & (long_ <= INKED_ASPECT[1] * short)
+    return [angle for angle, good in zip(angles, ok, strict=True) if good]
+
+
+def _box_at(
+    pts: npt.NDArray[np.float64], ink: npt.NDArray[np.float64], angle: float
+) -> tuple[Point, Point, float] | None:
+    """The box around ``pts`` turned ``angle`` degrees, if card-shaped with ``ink`` at two
+    opposite corners (as ``cv2.minAreaRect`` gives it)."""
+    a = np.radians(angle)
+    rot = np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]])
+    turned = pts @ rot.T
+    lo, hi = turned.min(axis=0), turned.max(axis=0)
+    w, h = hi - lo
+    short, long_ = sorted((w / SCALE, h / SCALE))
+    if not (INKED_MM[0] <= short <= SHORT_MM[1] and INKED_MM[1] <= long_ <= LONG_MM[1]):
+        return None
+    if not INKED_ASPECT[0] <= long_ / short <= INKED_ASPECT[1]:
+        return None
+    near = INDEX_EDGE_MM * SCALE
+    at = (ink @ rot.T - lo) / (w, h)  # 0..1 across the box
+    reach = near / np.array([w, h])
+    corners = [
+        bool(np.any((abs(at[:, 0] - u) <= reach[0]) & (abs(at[:, 1] - v) <= reach[1])))
+        for u, v in ((0, 0), (1, 1), (1, 0), (0, 1))
+    ]
+    if not ((corners[0] and corners[1]) or (corners[2] and corners[3])):
+        return None
+    cx, cy = rot.T @ ((lo + hi) / 2)
+    return (float(cx), float(cy)), (float(w), float(h)), angle
+
+
+def _symmetric(pieces: list[Image], centre: Point) -> bool:
+    """Whether pieces (finder pixels) look the same turned half round about ``centre``, as the
+    ink of a card's face does (and a hand, a shadow or a line of the print does not)."""
+    allowed = SYMMETRY_MM * SCALE
+    pts = np.concatenate(pieces)
+    x0, y0 = np.floor(pts.min(axis=0) - allowed).astype(int)
+    x1, y1 = np.ceil(pts.max(axis=0) + allowed).astype(int) + 1
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(mask, [np.round(p - [x0, y0]).astype(np.int32) for p in pieces], 1)
+    cx, cy = centre[0] - x0, centre[1] - y0
+    turn = np.array([[-1.0, 0.0, 2 * cx], [0.0, -1.0, 2 * cy]])
+    turned = cv2.warpAffine(mask, turn, (x1 - x0, y1 - y0), flags=cv2.INTER_NEAREST)
+    near = cv2.dilate(turned, np.ones((2 * allowed + 1, 2 * allowed + 1), np.uint8))
+    return int((mask & near).sum()) >= SYMMETRIC * max(int(mask.sum()), 1)
+
+
+def _same(a: Image, b: Image, sides_mm: float = SAME_MM) -> bool:
     ca, cb = a.mean(axis=0), b.mean(axis=0)
     if float(np.hypot(*(ca - cb))) > SAME_MM * SCALE:
         return False
     sa, sb = _sides(a), _sides(b)
-    return all(abs(x - y) <= SAME_MM * SCALE for x, y in zip(sa, sb, strict=True))
+    return all(abs(x - y) <= sides_mm * SCALE for x, y in zip(sa, sb, strict=True))
 
 
 def _sides(q: Image) -> tuple[float, float]:

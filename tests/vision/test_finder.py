@@ -136,3 +136,48 @@ def test_a_pack_whose_back_pictures_aces_is_found_but_its_aces_are_no_cards(
         box = ((x + u0 * 200) / w_, (y + v0 * 280) / h_, (x + u1 * 200) / w_, (y + v1 * 280) / h_)
         quad = f._quad(placed, 1.0, 1.0, box)
         assert host(finder.cards, locator.to_mat(quad)) is None
+
+
+def _ink_only(pips_x: int) -> np.ndarray:
+    """A borderless card face as white as the mat: an index (a 7 over a pip) at two opposite
+    corners, upright from its own short edge, and three pips down at ``pips_x`` (of 630)."""
+    face = np.full((880, 630, 4), 255, np.uint8)
+    index = np.full((190, 90, 4), 255, np.uint8)
+    cv2.putText(index, "7", (5, 95), cv2.FONT_HERSHEY_SIMPLEX, 3.4, (30, 30, 30, 255), 10)
+    cv2.circle(index, (45, 145), 30, (30, 30, 30, 255), -1)
+    face[40:230, 40:130] = index
+    face[650:840, 500:590] = cv2.rotate(index, cv2.ROTATE_180)
+    for y in (250, 440, 630):
+        cv2.circle(face, (pips_x, y), 45, (30, 30, 30, 255), -1)
+    return face
+
+
+@pytest.mark.parametrize(("pips_x", "found"), [(315, True), (180, False)])
+def test_a_card_as_white_as_the_mat_is_found_by_its_ink(
+    tmp_path: Path, pips_x: int, found: bool
+) -> None:
+    """A card that does not stand out from the mat is found by its ink: indices at opposite
+    corners and pips, printed the same turned half round. Ink that is not so (the pips down
+    one side) is no card's face."""
+    face = _ink_only(pips_x)
+    mat = Mat(2)
+    f = Film(mat, lambda c: face, tmp_path, np.random.default_rng(4))
+    for _ in range(2):
+        f.shoot()
+    placed = Placed(Card(7, "S"), (270 * MM, 150 * MM), 3.0)  # on the crib spot
+    f.lay(placed)
+    locator, finder = MatLocator(mat), CardFinder(mat)
+    for path in sorted(tmp_path.glob("*.jpg")):
+        image = cv2.imread(str(path))
+        h = locator.update(image)
+        assert h is not None
+        finder.update(image, h)
+    if not found:
+        assert finder.cards == []
+        return
+    assert len(finder.cards) == 1
+    (card,) = finder.cards
+    x, y = card.centre
+    assert np.hypot(x - placed.centre[0], y - placed.centre[1]) < 3 * MM
+    (_, _), (w, h), _ = cv2.minAreaRect(np.asarray(card.quad, np.float32))
+    assert sorted((w / MM, h / MM)) == pytest.approx([63, 88], abs=3)
