@@ -78,8 +78,6 @@ ADOPT_EVERY = 4
 """Every how many frames places not yet seen bare are looked at again (a slow change)."""
 SAME_MM = 4.0
 """Outlines whose centres are this close, with the same size and turn, are one card."""
-SAME_SIDES_MM = 10.0
-"""How much a patch's sides may differ from a card found there for it to be that card."""
 GONE = 0.6
 """The share of a card's visible face that must show what it covered for the card to be gone."""
 TELLING = 20
@@ -271,19 +269,15 @@ class CardFinder:
         broad = cv2.morphologyEx(  # broad only: lines drawn a pixel apart are no card
             (faint > FAINT).astype(np.uint8), cv2.MORPH_OPEN, np.ones((BROAD, BROAD), np.uint8)
         )
+        changed |= broad
         if self._in_view is not None:
             changed[~self._in_view[1]] = 0  # what the camera does not see does not change
-            broad[~self._in_view[1]] = 0
         # ink that went (now paper where there was ink) is what a new card covers, not the
         # card: an edge of the card below, lying just beside the new card's, would make the
         # new card's patch wider than a card
-        self._moved = changed | broad
+        self._moved = changed.copy()
         brighter = cv2.subtract(_channel_min(now), _channel_min(self.reference)) > CHANGED
         changed[brighter] = 0
-        # the faint change sees the blur's rim round ink that went as changed too
-        rim = np.ones((2 * round(BLUR) + 1, 2 * round(BLUR) + 1), np.uint8)
-        broad[cv2.dilate(brighter.view(np.uint8), rim) > 0] = 0
-        changed |= broad
         if (
             self._unknown is not None and self._print_ink is not None and self._unknown.any()
         ):  # the print as reference there:
@@ -364,10 +358,8 @@ class CardFinder:
         known = [c.quad for c in self._cards] + self._left  # a card lifted shows its outline
         patches: list[_Patch] = []
         for quad in shapes:
-            # the same middle is a card already found: its outline may be seen whole in one
-            # frame and by its ink in the next, or differ where a hand was
-            if any(_same(quad, k, SAME_SIDES_MM) for k in known):
-                continue
+            if any(_same(quad, k) for k in known):
+                continue  # a card already found (its patch differs where a hand was)
             before = next((p for p in self._patches if _same(quad, p.quad)), None)
             patches.append(_Patch(quad, before.frames + 1 if before else 1))
         self._patches = []
@@ -649,12 +641,12 @@ def _symmetric(pieces: list[Image], centre: Point) -> bool:
     return int((mask & near).sum()) >= SYMMETRIC * max(int(mask.sum()), 1)
 
 
-def _same(a: Image, b: Image, sides_mm: float = SAME_MM) -> bool:
+def _same(a: Image, b: Image) -> bool:
     ca, cb = a.mean(axis=0), b.mean(axis=0)
     if float(np.hypot(*(ca - cb))) > SAME_MM * SCALE:
         return False
     sa, sb = _sides(a), _sides(b)
-    return all(abs(x - y) <= sides_mm * SCALE for x, y in zip(sa, sb, strict=True))
+    return all(abs(x - y) <= SAME_MM * SCALE for x, y in zip(sa, sb, strict=True))
 
 
 def _sides(q: Image) -> tuple[float, float]:

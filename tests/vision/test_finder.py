@@ -59,17 +59,20 @@ def test_the_top_card_owns_an_index_in_a_row() -> None:
     assert host([lower, upper], _index(91, 58)) == upper
 
 
-def _first_deal(tmp_path: Path, players: int, seed: int) -> tuple[Path, int]:
+def _deals(tmp_path: Path, players: int, seed: int, deals: int) -> tuple[Path, int]:
     options = GameOptions(players=players, target=61, dealer=0)
     _, actions = random_game(options, seed=seed, known=False)
-    end = next(i for i, a in enumerate(actions) if isinstance(a, Crib))
+    end = [i for i, a in enumerate(actions) if isinstance(a, Crib)][deals - 1]
     film(options, actions[: end + 1], plain_face, tmp_path, seed=seed)
     return tmp_path, players
 
 
-@pytest.mark.parametrize(("players", "seed"), [(2, 5)])
-def test_every_card_laid_is_found_within_a_second(tmp_path: Path, players: int, seed: int) -> None:
-    out, players = _first_deal(tmp_path, players, seed)
+@pytest.mark.parametrize(("players", "seed", "deals"), [(2, 5, 1), (2, 21, 2)])
+def test_every_card_laid_is_found_within_a_second(
+    tmp_path: Path, players: int, seed: int, deals: int
+) -> None:
+    """In a first deal, and in the next one, laid where the last deal's cards were."""
+    out, players = _deals(tmp_path, players, seed, deals)
     settled = read_settled(out)
     truth = [json.loads(line) for line in (out / "truth.jsonl").read_text().splitlines()]
     locator, finder = MatLocator(Mat(players)), CardFinder(Mat(players))
