@@ -502,16 +502,23 @@ def _fits(points: Image) -> bool:
     pts = hull.reshape(-1, 2).astype(np.float64)
     if _across(pts) > np.hypot(SHORT_MM[1], LONG_MM[1]) * SCALE:
         return False  # wider than a card from corner to corner
-    turned = pts @ _TURNS  # x then y of the points turned by each of 0, 5 .. 85 degrees
-    span = turned.max(axis=0) - turned.min(axis=0)
-    w, h = span[: len(_ANGLES)], span[len(_ANGLES) :]
-    short, long_ = np.minimum(w, h) / SCALE, np.maximum(w, h) / SCALE
+    short, long_ = _sides_turned(pts, _EVERY_5)
     return bool(np.any((short <= SHORT_MM[1]) & (long_ <= LONG_MM[1])))
 
 
-_ANGLES = np.radians(np.arange(0.0, 90.0, 5.0))
-_TURNS = np.hstack([np.vstack([np.cos(_ANGLES), -np.sin(_ANGLES)]),
-                    np.vstack([np.sin(_ANGLES), np.cos(_ANGLES)])])  # fmt: skip
+_EVERY_5 = np.arange(0.0, 90.0, 5.0)
+
+
+def _sides_turned(
+    pts: npt.NDArray[np.float64], angles: npt.NDArray[np.float64]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The short and long sides (mm) of the box around ``pts`` turned by each of ``angles``
+    (degrees), as ``_box_at`` turns it."""
+    a = np.radians(angles)
+    x = pts[:, :1] * np.cos(a) + pts[:, 1:] * np.sin(a)
+    y = -pts[:, :1] * np.sin(a) + pts[:, 1:] * np.cos(a)
+    w, h = np.ptp(x, axis=0) / SCALE, np.ptp(y, axis=0) / SCALE
+    return np.minimum(w, h), np.maximum(w, h)
 
 
 def _across(pts: npt.NDArray[np.float64]) -> float:
@@ -556,6 +563,9 @@ def _inked_box(hull: Image, pieces: list[Image]) -> tuple[Point, Point, float] |
     lie along the card), the most agreed first; then, as a card is laid about square to the
     mat's edge, the turns up to ``SQUARE`` degrees from it, the least box first. As
     ``cv2.minAreaRect`` gives it."""
+    pts = hull.reshape(-1, 2).astype(np.float64)
+    if _across(pts) < np.hypot(*INKED_MM) * SCALE:
+        return None  # too small from corner to corner to be a card's ink
     turns: list[tuple[float, float]] = []  # degrees modulo 90, weight
     for piece in pieces:
         (_, _), (w, h), angle = cv2.minAreaRect(piece)
@@ -565,9 +575,6 @@ def _inked_box(hull: Image, pieces: list[Image]) -> tuple[Point, Point, float] |
     def agreed(turn: float) -> float:
         return sum(w for t, w in turns if min(abs(t - turn), 90 - abs(t - turn)) <= 6)
 
-    pts = hull.reshape(-1, 2).astype(np.float64)
-    if _across(pts) < np.hypot(*INKED_MM) * SCALE:
-        return None  # too small from corner to corner to be a card's ink
     ink = np.concatenate(pieces).astype(np.float64)
     by_pieces = sorted((t for t, _ in turns), key=agreed, reverse=True)[:3]
     every = [float(a) % 90 for a in np.arange(-SQUARE, SQUARE + 1, 2.0)]
@@ -586,11 +593,7 @@ def _card_shaped(pts: npt.NDArray[np.float64], angles: list[float]) -> list[floa
     """Those of ``angles`` (degrees) at which the box around ``pts`` is card-shaped."""
     if not angles:
         return []
-    a = np.radians(np.asarray(angles))
-    x = pts[:, :1] * np.cos(a) + pts[:, 1:] * np.sin(a)
-    y = -pts[:, :1] * np.sin(a) + pts[:, 1:] * np.cos(a)
-    w, h = np.ptp(x, axis=0) / SCALE, np.ptp(y, axis=0) / SCALE
-    short, long_ = np.minimum(w, h), np.maximum(w, h)
+    short, long_ = _sides_turned(pts, np.asarray(angles))
     ok = (INKED_MM[0] <= short) & (short <= SHORT_MM[1])
     ok &= (INKED_MM[1] <= long_) & (long_ <= LONG_MM[1])
     ok &= (INKED_ASPECT[0] * short <= long_) & (long_ <= INKED_ASPECT[1] * short)
@@ -600,18 +603,13 @@ def _card_shaped(pts: npt.NDArray[np.float64], angles: list[float]) -> list[floa
 def _box_at(
     pts: npt.NDArray[np.float64], ink: npt.NDArray[np.float64], angle: float
 ) -> tuple[Point, Point, float] | None:
-    """The box around ``pts`` turned ``angle`` degrees, if card-shaped with ``ink`` at two
-    opposite corners (as ``cv2.minAreaRect`` gives it)."""
+    """The box around ``pts`` turned ``angle`` degrees (one ``_card_shaped`` gave), if it has
+    ``ink`` at two opposite corners (as ``cv2.minAreaRect`` gives it)."""
     a = np.radians(angle)
     rot = np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]])
     turned = pts @ rot.T
     lo, hi = turned.min(axis=0), turned.max(axis=0)
     w, h = hi - lo
-    short, long_ = sorted((w / SCALE, h / SCALE))
-    if not (INKED_MM[0] <= short <= SHORT_MM[1] and INKED_MM[1] <= long_ <= LONG_MM[1]):
-        return None
-    if not INKED_ASPECT[0] <= long_ / short <= INKED_ASPECT[1]:
-        return None
     near = INDEX_EDGE_MM * SCALE
     at = (ink @ rot.T - lo) / (w, h)  # 0..1 across the box
     reach = near / np.array([w, h])

@@ -59,6 +59,19 @@ def test_the_top_card_owns_an_index_in_a_row() -> None:
     assert host([lower, upper], _index(91, 58)) == upper
 
 
+def _watch(mat: Mat, frames: list[Path]) -> tuple[MatLocator, CardFinder, list[list[FoundCard]]]:
+    """The finder fed ``frames`` in order; with the cards it had after each."""
+    locator, finder = MatLocator(mat), CardFinder(mat)
+    found_by = []
+    for path in frames:
+        image = cv2.imread(str(path))
+        h = locator.update(image)
+        assert h is not None
+        finder.update(image, h)
+        found_by.append(list(finder.cards))
+    return locator, finder, found_by
+
+
 def _deals(tmp_path: Path, players: int, seed: int, deals: int) -> tuple[Path, int]:
     options = GameOptions(players=players, target=61, dealer=0)
     _, actions = random_game(options, seed=seed, known=False)
@@ -75,15 +88,8 @@ def test_every_card_laid_is_found_within_a_second(
     out, players = _deals(tmp_path, players, seed, deals)
     settled = read_settled(out)
     truth = [json.loads(line) for line in (out / "truth.jsonl").read_text().splitlines()]
-    locator, finder = MatLocator(Mat(players)), CardFinder(Mat(players))
     frames = sorted((out / "frames").glob("*.jpg"))
-    found_by: dict[int, list[FoundCard]] = {}
-    for i, path in enumerate(frames):
-        image = cv2.imread(str(path))
-        h = locator.update(image)
-        assert h is not None
-        finder.update(image, h)
-        found_by[i] = list(finder.cards)
+    locator, _, found_by = _watch(Mat(players), frames)
     for laid in settled:
         card, start = laid["card"], int(laid["frame"])
         within = range(start, min(start + 10, len(frames)))  # 10 frames: a second
@@ -96,7 +102,7 @@ def test_every_card_laid_is_found_within_a_second(
                 break
         assert hosted, f"{card} laid at frame {start} was not found as a card within a second"
     # nothing is found where no card was laid: every card found lies where one was
-    for i, cards in found_by.items():
+    for i, cards in enumerate(found_by):
         laid_by = [p["centre"] for p in settled if int(p["frame"]) <= i]
         for c in cards:
             near = min((float(np.hypot(c.centre[0] - x, c.centre[1] - y)) for x, y in laid_by),
@@ -125,12 +131,7 @@ def test_a_pack_whose_back_pictures_aces_is_found_but_its_aces_are_no_cards(
     f = Film(mat, lambda c: back if c == pack else plain_face(c), tmp_path, rng)
     placed = Placed(pack, (360 * MM, 150 * MM), 90.0)  # beside the crib spot
     f.lay(placed)
-    locator, finder = MatLocator(mat), CardFinder(mat)
-    for path in sorted(tmp_path.glob("*.jpg")):
-        image = cv2.imread(str(path))
-        h = locator.update(image)
-        assert h is not None
-        finder.update(image, h)
+    locator, finder, _ = _watch(mat, sorted(tmp_path.glob("*.jpg")))
     assert len(finder.cards) == 1, "the pack is one card-shaped thing on the mat"
     h_, w_ = back.shape[:2]
     for k in range(4):  # each pictured ace's index, where the camera sees it
@@ -169,12 +170,7 @@ def test_a_card_as_white_as_the_mat_is_found_by_its_ink(
         f.shoot()
     placed = Placed(Card(7, "S"), (270 * MM, 150 * MM), 3.0)  # on the crib spot
     f.lay(placed)
-    locator, finder = MatLocator(mat), CardFinder(mat)
-    for path in sorted(tmp_path.glob("*.jpg")):
-        image = cv2.imread(str(path))
-        h = locator.update(image)
-        assert h is not None
-        finder.update(image, h)
+    _, finder, _ = _watch(mat, sorted(tmp_path.glob("*.jpg")))
     if not found:
         assert finder.cards == []
         return
