@@ -26,9 +26,11 @@ from crib_pi.simulate import random_game
 from crib_pi.store import GameLog
 
 
-def play_back(options: GameOptions, out: Path) -> TableSession:
+def play_back(options: GameOptions, out: Path, *, find: bool = False) -> TableSession:
     table = TableSession(options, GameLog(None), Tracker(stable=3))
-    pipeline = FramePipeline(Mat(options.players), TruthReader(out / "truth.jsonl"), table.tracker)
+    pipeline = FramePipeline(
+        Mat(options.players), TruthReader(out / "truth.jsonl"), table.tracker, find=find
+    )
     presses = read_presses(out / "buttons.jsonl")
     for number, path in enumerate(sorted((out / "frames").iterdir())):
         for event in pipeline.process(cv2.imread(str(path))):
@@ -58,15 +60,19 @@ def test_the_scripts_cover_the_table_s_moments() -> None:
     assert {"go", "thirty_one", "his_heels", "hand", "muggins", "last_card"} <= reasons
 
 
+@pytest.mark.parametrize("find", [False, True], ids=["reads", "finder"])
 @pytest.mark.parametrize(("players", "muggins", "seed"), GAMES)
 def test_whole_filmed_games_give_the_scripted_record(
-    tmp_path: Path, players: int, muggins: bool, seed: int
+    tmp_path: Path, players: int, muggins: bool, seed: int, find: bool
 ) -> None:
+    """With the card finder (``find``) the cards are found on the mat first, and a read
+    counts only at a found card's corner: glare, a hand, a card lifted and put back crooked
+    and an undo must neither lose a card nor make one where none lies."""
     options = GameOptions(players=players, target=61, dealer=0, muggins=muggins)
     game, actions = random_game(options, seed=seed, known=False)
     script = with_an_undo(actions)
     film(options, script, plain_face, tmp_path, seed=seed, lift_and_return=0.15)
-    table = play_back(options, tmp_path)
+    table = play_back(options, tmp_path, find=find)
     assert table.log.memory == [format_line(a) for a in [*_head(options), *script]]
     result = replay_lines(table.log.memory).game
     assert result.scores == game.scores and result.winner == game.winner

@@ -76,8 +76,21 @@ CONFIRM = 2
 """Frames a patch keeps the same outline before it is a card."""
 ADOPT_EVERY = 4
 """Every how many frames places not yet seen bare are looked at again (a slow change)."""
+KEEP = 1
+"""Frames a landing card's outline may go unseen (glare, a hand's edge) and still land."""
 SAME_MM = 4.0
 """Outlines whose centres are this close, with the same size and turn, are one card."""
+OWN = 0.95
+"""Share of a changed outline inside a card for it to be that card's own (a hand covering part
+of it): a card laid over another reaches beyond it."""
+SETTLE = 6
+"""Frames after a card lands in which its look is taken again whenever it holds still: glare
+or a shadow on the frame it landed in would otherwise stay a change on it."""
+STEADY = 0.98
+"""Share of a card's face unchanged since the frame before for it to be holding still."""
+LEFT = 0.8
+"""Share of a changed outline inside a card lifted this frame for it to be the place that card
+leaves: where it differed from what it covered, give or take the light."""
 GONE = 0.6
 """The share of a card's visible face that must show what it covered for the card to be gone."""
 TELLING = 20
@@ -115,10 +128,11 @@ class FoundCard:
         return float(q[:, 0].mean()), float(q[:, 1].mean())
 
 
-@dataclass
+@dataclass(eq=False)
 class _Patch:
     quad: Image  # finder pixels, 4 x 2
     frames: int = 1
+    missed: int = 0  # frames since it was last seen (glare, a hand passing)
 
 
 @dataclass
@@ -156,6 +170,7 @@ class CardFinder:
     _soft_reference: Image | None = None  # the reference blurred (BLUR), while it is the same
     _moved: Image | None = None  # the change before ink that went is taken out
     _in_view: tuple[Any, Image] | None = None  # the mat's pixels inside the camera's picture
+    _previous: Image | None = None  # the last frame, normalised
 
     @property
     def size(self) -> tuple[int, int]:
@@ -176,6 +191,8 @@ class CardFinder:
         gone = len(self._cards) < before
         before = len(self._cards)
         landed = self._land(now, shapes)
+        self._settle(now)
+        self._previous = now
         self.still = not (landed or gone or self._patches)
         to_mat = PX_PER_MM / SCALE
         self._landing = [
@@ -192,7 +209,7 @@ class CardFinder:
     def forget(self) -> None:
         """Everything on the mat now is the mat: after a restart nothing is known of it."""
         self.reference, self._cards, self._patches, self.cards = None, [], [], []
-        self._soft_reference = None
+        self._soft_reference = self._previous = None
 
     def _start(self, now: Image) -> None:
         """The first reference is the first frame where it shows the mat's print; where it
@@ -314,9 +331,11 @@ class CardFinder:
                 card.gone_frames = 0
                 continue
             card.gone_frames += 1
-            if card.gone_frames >= CONFIRM:
+            if card.gone_frames >= CONFIRM:  # what it leaves is no card landing on it
+                leaves = [q for q in shapes if not _own(q, card.quad, LEFT)]
+                visible = self._visible_mask(i, leaves) > 0
                 self.reference[y0:y1, x0:x1][visible] = now[y0:y1, x0:x1][visible]
-                self._soft_reference = None
+                self._reblur(card.box)
                 self._left.append(card.quad)
                 del self._cards[i]
 
@@ -345,7 +364,7 @@ class CardFinder:
         mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
         shift = np.array([x0, y0], np.float32)
         cv2.fillConvexPoly(mask, np.round(card.quad - shift).astype(np.int32), 1)
-        landing = [q for q in shapes if not _same(q, card.quad)]  # its own outline is no cover
+        landing = [q for q in shapes if not _own(q, card.quad)]  # its own outline is no cover
         for above in [c.quad for c in self._cards[i + 1 :]] + landing:
             cv2.fillConvexPoly(mask, np.round(above - shift).astype(np.int32), 0)
         return mask
@@ -355,14 +374,23 @@ class CardFinder:
     def _land(self, now: Image, shapes: list[Image]) -> list[FoundCard]:
         """Card-shaped changes; each becomes a card once it has kept its outline."""
         assert self.reference is not None
-        known = [c.quad for c in self._cards] + self._left  # a card lifted shows its outline
+        known = [c.quad for c in self._cards]
+        beyond = self._beyond_cards()
         patches: list[_Patch] = []
+        kept = [p for p in self._patches if not any(_own(p.quad, q, LEFT) for q in self._left)]
         for quad in shapes:
-            if any(_same(quad, k) for k in known):
-                continue  # a card already found (its patch differs where a hand was)
-            before = next((p for p in self._patches if _same(quad, p.quad)), None)
+            if any(_own(quad, k) for k in known) or any(_own(quad, q, LEFT) for q in self._left):
+                continue  # a card already found (its patch differs where a hand was), or
+                # the place a card lifted now leaves (where it differed from what it covered)
+            if not _reaches(quad, beyond):
+                continue  # changes on cards found (the light on their print): no card
+
+            before = next((p for p in kept if _same(quad, p.quad)), None)
+            kept = [p for p in kept if p is not before]
             patches.append(_Patch(quad, before.frames + 1 if before else 1))
-        self._patches = []
+        self._patches = [  # glare or a hand may break a landing card's outline for a frame
+            _Patch(p.quad, p.frames, p.missed + 1) for p in kept if p.missed < KEEP
+        ]
         landed: list[FoundCard] = []
         for patch in patches:
             if patch.frames < CONFIRM:
@@ -370,6 +398,58 @@ class CardFinder:
                 continue
             landed.append(self._add(patch.quad, now))
         return landed
+
+    def _reblur(self, box: tuple[int, int, int, int]) -> None:
+        """The reference changed inside ``box``: blur it again round there only."""
+        if self._soft_reference is None or self.reference is None:
+            return
+        h, w = self.reference.shape[:2]
+        reach = 4 * round(BLUR) + 1  # past the blur's kernel
+        x0, y0, x1, y1 = box
+        ax0, ay0 = max(x0 - 2 * reach, 0), max(y0 - 2 * reach, 0)
+        ax1, ay1 = min(x1 + 2 * reach, w), min(y1 + 2 * reach, h)
+        bx0, by0 = max(x0 - reach, 0), max(y0 - reach, 0)
+        bx1, by1 = min(x1 + reach, w), min(y1 + reach, h)
+        soft = cv2.GaussianBlur(self.reference[ay0:ay1, ax0:ax1], (0, 0), BLUR)
+        self._soft_reference[by0:by1, bx0:bx1] = soft[by0 - ay0 : by1 - ay0, bx0 - ax0 : bx1 - ax0]
+
+    def _beyond_cards(self) -> Image:
+        """This frame's change outside every card found: a card landing reaches there."""
+        assert self._change is not None
+        out = self._change.copy()
+        for card in self._cards:
+            cv2.fillConvexPoly(out, np.round(card.quad).astype(np.int32), 0)
+        return out
+
+    def _settle(self, now: Image) -> None:
+        """Take a young card's look again on a frame that shows it as the last one did, where
+        what changed lies within the card (glare, a shadow on the frame it landed in): a
+        change reaching beyond it is a card coming over it, or a hand."""
+        assert self.reference is not None and self._moved is not None
+        if self._previous is None:
+            return
+        h, w = self._moved.shape
+        for i, card in enumerate(self._cards):
+            if not 0 < self.frame - card.found.landed < SETTLE:
+                continue
+            x0, y0, x1, y1 = card.box
+            visible = self._visible_mask(i, []) > 0
+            was, seen = self._previous[y0:y1, x0:x1], now[y0:y1, x0:x1]
+            steady = _channel_diff(seen, was) <= CHANGED
+            if not steady[visible].size or steady[visible].mean() < STEADY:
+                continue
+            # the change round the card, a pixel wider than its box: pieces that reach out
+            # of the card are not its own
+            gx0, gy0, gx1, gy1 = max(x0 - 1, 0), max(y0 - 1, 0), min(x1 + 1, w), min(y1 + 1, h)
+            inside = np.zeros((gy1 - gy0, gx1 - gx0), np.uint8)
+            cv2.fillConvexPoly(inside, np.round(card.quad - [gx0, gy0]).astype(np.int32), 1)
+            inside = cv2.dilate(inside, np.ones((2 * RIM + 1, 2 * RIM + 1), np.uint8))
+            _, labels = cv2.connectedComponents(self._moved[gy0:gy1, gx0:gx1])
+            reaching = np.unique(labels[(inside == 0) & (labels > 0)])
+            own = ~np.isin(labels, reaching)[y0 - gy0 : y1 - gy0, x0 - gx0 : x1 - gx0]
+            take = visible & steady & own
+            self.reference[y0:y1, x0:x1][take] = seen[take]
+            self._reblur(card.box)
 
     def _add(self, quad: Image, now: Image) -> FoundCard:
         assert self.reference is not None
@@ -383,7 +463,7 @@ class CardFinder:
         cv2.fillConvexPoly(mask, np.round(quad - np.array([bx0, by0])).astype(np.int32), 1)
         mask = cv2.dilate(mask, np.ones((2 * RIM + 1, 2 * RIM + 1), np.uint8))
         self.reference[by0:by1, bx0:bx1][mask > 0] = now[by0:by1, bx0:bx1][mask > 0]
-        self._soft_reference = None
+        self._reblur(box)
         to_mat = PX_PER_MM / SCALE
         found = FoundCard(
             self._next_id,
@@ -645,6 +725,25 @@ def _same(a: Image, b: Image) -> bool:
         return False
     sa, sb = _sides(a), _sides(b)
     return all(abs(x - y) <= SAME_MM * SCALE for x, y in zip(sa, sb, strict=True))
+
+
+def _reaches(quad: Image, beyond: Image) -> bool:
+    """Whether an outline holds ``TELLING`` changed pixels of ``beyond``."""
+    h, w = beyond.shape
+    x0, y0 = np.clip(np.floor(quad.min(axis=0)).astype(int), 0, [w - 1, h - 1])
+    x1, y1 = np.clip(np.ceil(quad.max(axis=0)).astype(int) + 1, 1, [w, h])
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(quad - [x0, y0]).astype(np.int32), 1)
+    return int(beyond[y0:y1, x0:x1][mask > 0].sum()) >= TELLING
+
+
+def _own(a: Image, b: Image, share: float = OWN) -> bool:
+    """Whether outline ``a`` is ``b``'s, or lies within it but for ``1 - share`` of its area."""
+    if _same(a, b):
+        return True
+    area = cv2.contourArea(a.astype(np.float32))
+    inside, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    return area > 0 and inside >= share * area
 
 
 def _sides(q: Image) -> tuple[float, float]:
