@@ -50,9 +50,9 @@ def test_history_shows_record_numbers_that_export_takes(
     shown = capsys.readouterr().out
     assert "record   1 game 1" in shown and "(none)" not in shown
     assert "won" in shown
-    for text in ("1", "1.1", " 1 "):
+    for n, text in enumerate(("1", "1.1", " 1 ")):
         assert record_number(text) == 1
-        out = tmp_path / "out.jsonl"
+        out = tmp_path / f"out{n}.jsonl"
         assert main(["export", text, "--db", str(db), "--out", str(out)]) == 0
         assert out.read_text().splitlines()[0].startswith('{"game"')
 

@@ -408,6 +408,22 @@ def test_export_refuses_a_game_history_never_showed(
     assert capsys.readouterr().out.startswith('{"game"')
 
 
+def test_export_keeps_a_file_already_there_unless_forced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "games.db"
+    _games(db)
+    out = tmp_path / "mine.jsonl"
+    out.write_text("the only copy of something\n")
+    assert main(["export", "1", "--db", str(db), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert str(out) in err and "--force" in err
+    assert out.read_text() == "the only copy of something\n"
+    assert main(["export", "1", "--db", str(db), "--out", str(out), "--force"]) == 0
+    assert out.read_text().startswith('{"game"')
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")] == []
+
+
 def test_export_to_a_file_it_cannot_write_names_the_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import json
 import secrets
 import signal
@@ -15,6 +16,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from crib_pi.commands.out_file import write_out
 from crib_pi.errors import CribError
 from crib_pi.i18n import N_, _
 
@@ -86,6 +88,7 @@ def add_parser(sub: Any) -> None:
 
     p = verbs.add_parser("export", help=_("write the night's results as CSV"))
     p.add_argument("--out", type=Path, help=_("file to write (default: standard output)"))
+    p.add_argument("--force", action="store_true", help=_("replace the --out file if it exists"))
     p.add_argument("--games", action="store_true", help=_("one row a game instead of standings"))
     p.set_defaults(func=run_export)
 
@@ -328,10 +331,9 @@ def run_export(args: argparse.Namespace) -> int:
         for rank, s in enumerate(ranked(store.standings()), start=1):
             rows.append([rank, s.name, s.points, s.spread, s.games, s.wins, s.byes])
     if args.out:
-        if args.out.is_dir():
-            raise CribError(_("--out {out}: is a folder; give a file name").format(out=args.out))
-        with args.out.open("w", newline="", encoding="utf-8") as fh:
-            csv.writer(fh).writerows(rows)
+        text = io.StringIO()
+        csv.writer(text).writerows(rows)
+        write_out(args.out, text.getvalue(), force=args.force)
     else:
         csv.writer(sys.stdout).writerows(rows)
     return 0

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from crib_pi.cli import clip
+from crib_pi.commands.out_file import write_out
 from crib_pi.errors import CribError
 from crib_pi.history import PlayerStats, add_stats, history_rows
 from crib_pi.i18n import N_, _, ngettext
@@ -28,6 +29,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("game", metavar="RECORD", help=_("the record number history shows (3, or 3.2)"))
     p.add_argument("--db", type=Path, help=_("game database (default: the state folder)"))
     p.add_argument("--out", type=Path, help=_("file to write (default: standard output)"))
+    p.add_argument("--force", action="store_true", help=_("replace the --out file if it exists"))
     p.set_defaults(func=run_export)
 
 
@@ -139,16 +141,7 @@ def run_export(args: argparse.Namespace) -> int:
             )
     text = "\n".join(lines) + "\n"
     if args.out:
-        if args.out.is_dir():
-            raise CribError(_("--out {out}: is a folder; give a file name").format(out=args.out))
-        try:
-            args.out.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise CribError(
-                _("--out {out}: cannot be written ({reason})").format(
-                    out=args.out, reason=exc.strerror or exc
-                )
-            ) from None
+        write_out(args.out, text, force=args.force)
     else:
         print(text, end="")
     return 0

@@ -102,3 +102,11 @@ def test_a_correction_is_recorded_with_what_it_replaced_and_exported(tmp_path: P
         )
     rows = list(csv.reader(io.StringIO(buffer.getvalue())))
     assert rows[1] == ["1", "1", "Ann", "Bob", "95", "121", "0", "-26", "1"]
+    out = tmp_path / "night.csv"
+    club = ["club", "--config", str(config), "--file", str(path), "export", "--out", str(out)]
+    assert main(club) == 0
+    assert list(csv.reader(io.StringIO(out.read_text())))[1][1:4] == ["Bob", "2", "26"]
+    assert main([*club, "--games"]) == 2  # the standings written first are kept
+    assert out.read_text().startswith("rank,player,")
+    assert main([*club, "--games", "--force"]) == 0
+    assert list(csv.reader(io.StringIO(out.read_text())))[1] == rows[1]
