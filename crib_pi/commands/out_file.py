@@ -16,7 +16,7 @@ def write_out(path: Path, text: str, *, force: bool) -> None:
     """Write ``text`` to ``path``; a clear error naming it when it cannot be."""
     if path.is_dir():
         raise CribError(_("--out {out}: is a folder; give a file name").format(out=path))
-    if not force and _has_content(path):
+    if not force and has_content(path):
         raise CribError(
             _(
                 "--out {out}: a file is there already; give a new name, or --force to replace it"
@@ -42,7 +42,8 @@ def write_out(path: Path, text: str, *, force: bool) -> None:
         ) from None
 
 
-def _has_content(path: Path) -> bool:
+def has_content(path: Path) -> bool:
+    """Whether a file with something in it is there (one that cannot be looked at: no)."""
     try:
         return path.is_file() and path.stat().st_size > 0
     except OSError:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from crib_pi.cli import free_name
+from crib_pi.commands.out_file import has_content
 from crib_pi.errors import CribError
 from crib_pi.i18n import _, ngettext
 
@@ -177,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
     if args.dealer is not None and not 0 <= args.dealer < (args.players or 4):
         raise CribError(_("--dealer {dealer}: not a player number").format(dealer=args.dealer))
     check_output(args.record, "--record")
-    if not args.force and not args.db and _has_content(args.record):
+    if not args.force and not args.db and has_content(args.record):
         raise CribError(
             _(
                 "--record {record}: a file is there already; give a new name, or --force to "
@@ -325,17 +326,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _has_content(path: Path) -> bool:
-    try:
-        return path.is_file() and path.stat().st_size > 0
-    except OSError:
-        return False
-
-
 def _continued_by(path: Path, lines: list[str]) -> bool:
     """Whether writing ``lines`` to ``path`` loses nothing: no file there, an empty one, or
     the record of this very game so far (a session resumed from ``--db`` writes it again)."""
-    if not _has_content(path):
+    if not has_content(path):
         return True
     try:
         with path.open("rb") as fh:
