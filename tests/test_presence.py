@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import cv2
+import numpy as np
 import pytest
 
 from crib_pi.actions import Action, Crib, GameOptions, Play
 from crib_pi.cards import Card
 from crib_pi.commands.session import read_presses
-from crib_pi.mat import Mat
+from crib_pi.mat import PX_PER_MM, Mat
 from crib_pi.session.faces import plain_face
 from crib_pi.session.filmstrip import TruthReader, film, read_settled
 from crib_pi.session.pipeline import FramePipeline
@@ -27,6 +28,7 @@ from crib_pi.session.table import Press, TableSession, card_of
 from crib_pi.session.tracker import CardLaid, CardUnsure, Tracker
 from crib_pi.simulate import random_game
 from crib_pi.store import GameLog
+from crib_pi.vision.finder import SCALE, CardFinder, FoundCard
 
 OPTIONS = GameOptions(players=2, target=61, dealer=0)
 SEED = 5
@@ -185,3 +187,47 @@ def test_the_crib_is_the_four_cards_found_on_its_spot(deal: tuple[Path, list[Act
     assert asked is not None and "not read" in asked
     counted = table.game.records[-1].action
     assert isinstance(counted, Crib) and sorted(counted.cards) == sorted(crib.cards)
+
+
+@dataclass
+class MissingFinder(CardFinder):
+    """The card finder, blind to the card that comes to rest at ``blind_at`` (mat pixels): a
+    deck whose print it cannot tell from the mat's."""
+
+    blind_at: tuple[float, float] = (0.0, 0.0)
+
+    def _land(self, now: Any, shapes: list[Any]) -> list[FoundCard]:
+        to_finder = SCALE / PX_PER_MM
+        x, y = self.blind_at[0] * to_finder, self.blind_at[1] * to_finder
+        far = [q for q in shapes if np.hypot(*(q.mean(axis=0) - (x, y))) > 8 * SCALE]
+        return super()._land(now, far)
+
+
+def test_a_card_read_on_no_card_found_is_asked_about_and_never_laid(
+    deal: tuple[Path, list[Action]],
+) -> None:
+    """The finder missed it: its read is not dropped, as a picture on a card found would be,
+    nor laid, as without the finder; the question offers the read first."""
+    out, script = deal
+    missed = [a for a in script if isinstance(a, Play)][2]
+    (centre,) = [s["centre"] for s in read_settled(out) if s["card"] == str(missed.card)]
+    table = TableSession(OPTIONS, GameLog(None), Tracker(stable=3))
+    pipeline = FramePipeline(Mat(2), TruthReader(out / "truth.jsonl"), table.tracker, find=True)
+    pipeline.finder = MissingFinder(Mat(2), blind_at=(float(centre[0]), float(centre[1])))
+    presses = read_presses(out / "buttons.jsonl")
+    deferred: list[dict[str, Any]] = []
+    asked = []
+    for number, path in enumerate(sorted((out / "frames").iterdir())):
+        for event in pipeline.process(cv2.imread(str(path))):
+            assert not (isinstance(event, CardLaid) and event.card == missed.card)
+            table.on_track(event)
+        q = table.question
+        if q is not None:
+            asked.append((q.zone, q.stage, card_of(q.actions[q.index])))
+            assert answer(table, missed.card) == 1  # Confirm: the read, offered first
+        deferred += presses.get(number, [])
+        if table.question is None:
+            table.on_lines(deferred)
+            deferred = []
+    assert asked == [(f"player {missed.player}", "pick", missed.card)]
+    assert [r.action for r in table.game.records] == script

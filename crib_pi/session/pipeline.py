@@ -113,14 +113,19 @@ class FramePipeline:
         out, hosted = [], set()
         for card, candidates, corners in reads:
             index = self.locator.to_mat(np.asarray(corners, np.float64))
+            x, y = (float(v) for v in index.mean(axis=0))
+            zone = self.mat.zone_at(x, y)
             if self.finder is not None:
                 host = self.finder.host(index)
                 if host is None:
                     self.dropped += 1
+                    if self.finder.unaccounted(index) and zone is not None:
+                        # no card found accounts for it: the finder missed it (or a phone
+                        # shows one): asked about, the read first, never laid
+                        guess = (card,) if card is not None else candidates
+                        out.append(Sighting(None, zone.name, (x, y), guess))
                     continue
                 hosted.add(host.id)  # -1: a card still landing
-            x, y = (float(v) for v in index.mean(axis=0))
-            zone = self.mat.zone_at(x, y)
             out.append(Sighting(card, zone.name if zone else None, (x, y), candidates))
         self.read_frames.update(hosted)
         return out + self._unread()

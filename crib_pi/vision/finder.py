@@ -499,14 +499,34 @@ class CardFinder:
         on_landing = host(self._landing, index)  # lying on top of everything found
         if on_landing is not None:
             return on_landing
-        if self._moved is not None:
-            pts = np.asarray(index, np.float64).reshape(-1, 2) * (SCALE / PX_PER_MM)
-            h, w = self._moved.shape
-            x0, y0 = np.clip(np.floor(pts.min(axis=0)).astype(int), 0, [w - 1, h - 1])
-            x1, y1 = np.clip(np.ceil(pts.max(axis=0)).astype(int) + 1, 1, [w, h])
-            if self._moved[y0:y1, x0:x1].mean() > UNSETTLED:
-                return None
+        if self._unsettled(index):
+            return None
         return host(self.cards, index)
+
+    def unaccounted(self, index: Any) -> bool:
+        """Whether no card found accounts for an index (4 x 2 mat pixels) that no card hosts:
+        it lies on no card found or landing (nor just off one), or on one where the mat has
+        changed since (a card laid over it that the finder has not found). A picture on a card
+        found (a pack's back, a box) is accounted for: the card it is printed on."""
+        if self._unsettled(index):
+            return True
+        pts = np.asarray(index, np.float64).reshape(-1, 2) / PX_PER_MM
+        x, y = (float(v) for v in pts.mean(axis=0))
+        for card in [*self._landing, *self.cards]:
+            quad = (np.asarray(card.quad, np.float64) / PX_PER_MM).astype(np.float32)
+            if cv2.pointPolygonTest(quad, (x, y), True) >= -EDGE_MM:
+                return False
+        return True
+
+    def _unsettled(self, index: Any) -> bool:
+        """Whether the mat is changing under an index (the next card coming down over it)."""
+        if self._moved is None:
+            return False
+        pts = np.asarray(index, np.float64).reshape(-1, 2) * (SCALE / PX_PER_MM)
+        h, w = self._moved.shape
+        x0, y0 = np.clip(np.floor(pts.min(axis=0)).astype(int), 0, [w - 1, h - 1])
+        x1, y1 = np.clip(np.ceil(pts.max(axis=0)).astype(int) + 1, 1, [w, h])
+        return bool(self._moved[y0:y1, x0:x1].mean() > UNSETTLED)
 
 
 def card_shapes(changed: Image) -> list[Image]:
