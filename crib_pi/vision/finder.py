@@ -375,14 +375,14 @@ class CardFinder:
         """Card-shaped changes; each becomes a card once it has kept its outline."""
         assert self.reference is not None
         known = [c.quad for c in self._cards]
-        beyond = self._beyond_cards()
+        beyond = self._beyond_cards() if shapes else None
         patches: list[_Patch] = []
         kept = [p for p in self._patches if not any(_own(p.quad, q, LEFT) for q in self._left)]
         for quad in shapes:
             if any(_own(quad, k) for k in known) or any(_own(quad, q, LEFT) for q in self._left):
                 continue  # a card already found (its patch differs where a hand was), or
                 # the place a card lifted now leaves (where it differed from what it covered)
-            if not _reaches(quad, beyond):
+            if beyond is not None and not _reaches(quad, beyond):
                 continue  # changes on cards found (the light on their print): no card
 
             before = next((p for p in kept if _same(quad, p.quad)), None)
@@ -447,9 +447,11 @@ class CardFinder:
             _, labels = cv2.connectedComponents(self._moved[gy0:gy1, gx0:gx1])
             reaching = np.unique(labels[(inside == 0) & (labels > 0)])
             own = ~np.isin(labels, reaching)[y0 - gy0 : y1 - gy0, x0 - gx0 : x1 - gx0]
-            take = visible & steady & own
-            self.reference[y0:y1, x0:x1][take] = seen[take]
-            self._reblur(card.box)
+            ref = self.reference[y0:y1, x0:x1]
+            take = visible & steady & own & (seen != ref).any(axis=2)  # equal pixels: no work
+            if take.any():
+                self.reference[y0:y1, x0:x1][take] = seen[take]
+                self._reblur(card.box)
 
     def _add(self, quad: Image, now: Image) -> FoundCard:
         assert self.reference is not None
