@@ -52,6 +52,7 @@ from crib_pi.club.config import ClubConfig
 from crib_pi.devices.config import DeviceConfig
 from crib_pi.errors import CribError
 from crib_pi.i18n import LANGUAGES, _
+from crib_pi.known_keys import reject_unknown
 from crib_pi.players import player_name
 from crib_pi.web.config import WebConfig
 
@@ -143,17 +144,6 @@ class AppConfig:
         return "\n".join(lines)
 
 
-def _only(table: Mapping[str, Any], allowed: set[str], where: str) -> None:
-    for key in table:
-        if key not in allowed:
-            known = ", ".join(sorted(allowed))
-            raise ConfigError(
-                _("unknown setting {where}{key} (known: {known})").format(
-                    where=where, key=key, known=known
-                )
-            )
-
-
 def _table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     value = data.get(key, {})
     if not isinstance(value, Mapping):
@@ -177,7 +167,12 @@ def _typed(table: Mapping[str, Any], key: str, kind: type | tuple[type, ...], wh
 
 
 def from_mapping(data: Mapping[str, Any], path: Path | None = None) -> AppConfig:
-    _only(data, {"language", "game", "players", "session", "store", "devices", "club", "web"}, "")
+    reject_unknown(
+        data,
+        {"language", "game", "players", "session", "store", "devices", "club", "web"},
+        "",
+        ConfigError,
+    )
     language = data.get("language", "")
     if not isinstance(language, str) or (language and language not in LANGUAGES):
         raise ConfigError(
@@ -186,13 +181,17 @@ def from_mapping(data: Mapping[str, Any], path: Path | None = None) -> AppConfig
             )
         )
     game = _table(data, "game")
-    _only(game, {"players", "target", "muggins", "triple_skunk", "dealer"}, "game.")
+    reject_unknown(
+        game, {"players", "target", "muggins", "triple_skunk", "dealer"}, "game.", ConfigError
+    )
     players = _table(data, "players")
-    _only(players, {"names"}, "players.")
+    reject_unknown(players, {"names"}, "players.", ConfigError)
     session = _table(data, "session")
-    _only(session, {"fps", "stable", "deck", "learn", "guided", "find_cards"}, "session.")
+    reject_unknown(
+        session, {"fps", "stable", "deck", "learn", "guided", "find_cards"}, "session.", ConfigError
+    )
     store = _table(data, "store")
-    _only(store, {"db"}, "store.")
+    reject_unknown(store, {"db"}, "store.", ConfigError)
     dealer: Any = game.get("dealer", "cut")
     if dealer == "cut":
         dealer = None

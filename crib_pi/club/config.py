@@ -20,6 +20,7 @@ from typing import Any
 
 from crib_pi.errors import CribError
 from crib_pi.i18n import _
+from crib_pi.known_keys import reject_unknown
 
 KEYS = ("club", "broker", "port", "table", "user", "password", "key", "tls_ca", "web")
 
@@ -38,13 +39,7 @@ class ClubConfig:
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> ClubConfig:
-        for name in data:
-            if name not in KEYS:
-                raise CribError(
-                    _("unknown setting club.{key} (known: {known})").format(
-                        key=name, known=", ".join(sorted(KEYS))
-                    )
-                )
+        reject_unknown(data, KEYS, "club.")
         values: dict[str, Any] = {}
         for name in KEYS:
             if name not in data:

@@ -17,6 +17,7 @@ from typing import Any
 
 from crib_pi.devices.errors import DeviceConfigError
 from crib_pi.i18n import _, current_language
+from crib_pi.known_keys import reject_unknown
 
 BACKENDS = ("pi", "desktop", "mock")
 LED_DRIVERS = ("auto", "ws281x", "pi5neo", "none")
@@ -154,7 +155,12 @@ class DeviceConfig:
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> DeviceConfig:
         """Read the ``[devices]`` table; raise ``DeviceConfigError`` naming any bad key."""
-        _only_keys(data, ("backend", "buttons", "leds", "screen", "camera", "voice"), "devices")
+        reject_unknown(
+            data,
+            ("backend", "buttons", "leds", "screen", "camera", "voice"),
+            "devices.",
+            DeviceConfigError,
+        )
         backend = _convert("devices.backend", data.get("backend", ""), "")
         if backend not in ("", *BACKENDS):
             raise DeviceConfigError(
@@ -211,20 +217,10 @@ def _table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     return value
 
 
-def _only_keys(data: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
-    for key in data:
-        if key not in allowed:
-            raise DeviceConfigError(
-                _("unknown setting {where}.{key} (known: {known})").format(
-                    where=where, key=key, known=", ".join(sorted(allowed))
-                )
-            )
-
-
 def _flat(cls: Any, data: Mapping[str, Any], where: str) -> Any:
     defaults = cls()
     names = tuple(f.name for f in dataclasses.fields(cls))
-    _only_keys(data, names, where)
+    reject_unknown(data, names, f"{where}.", DeviceConfigError)
     changes = {k: _convert(f"{where}.{k}", v, getattr(defaults, k)) for k, v in data.items()}
     return dataclasses.replace(defaults, **changes)
 
@@ -271,7 +267,7 @@ _BUTTON_TIMINGS = ("debounce_s", "hold_s", "double_s", "repeat_s", "stuck_s")
 
 
 def _buttons(data: Mapping[str, Any]) -> ButtonsConfig:
-    _only_keys(data, _BUTTON_TIMINGS + BUTTON_NAMES, "devices.buttons")
+    reject_unknown(data, _BUTTON_TIMINGS + BUTTON_NAMES, "devices.buttons.", DeviceConfigError)
     defaults = ButtonsConfig()
     timings = {
         k: _convert(f"devices.buttons.{k}", data[k], getattr(defaults, k))
@@ -286,7 +282,7 @@ def _buttons(data: Mapping[str, Any]) -> ButtonsConfig:
                 _("devices.buttons.{name} is not a table").format(name=spec.name)
             )
         where = f"devices.buttons.{spec.name}"
-        _only_keys(given, ("pin", "keys", "double", "repeat"), where)
+        reject_unknown(given, ("pin", "keys", "double", "repeat"), f"{where}.", DeviceConfigError)
         pin = given.get("pin", spec.pin)
         if pin is not None and (isinstance(pin, bool) or not isinstance(pin, int)):
             raise DeviceConfigError(

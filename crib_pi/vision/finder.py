@@ -155,6 +155,9 @@ class CardFinder:
     still: bool = False
     reference: Image | None = None
     cards: list[FoundCard] = field(default_factory=list)
+    #: Outlines (4 x 2 mat pixels) of what landed, is landing or left in the last frame:
+    #: where reads may have changed.
+    busy: list[npt.NDArray[np.float64]] = field(default_factory=list)
     _cards: list[_Card] = field(default_factory=list)
     _patches: list[_Patch] = field(default_factory=list)
     _next_id: int = 0
@@ -204,6 +207,9 @@ class CardFinder:
                 if mask is not None:
                     cv2.fillConvexPoly(mask, np.round(card.quad).astype(np.int32), 0)
         self.cards = [c.found for c in self._cards]
+        self.busy = [np.asarray(c.quad, np.float64) for c in [*self._landing, *landed]] + [
+            np.asarray(q, np.float64) * to_mat for q in self._left
+        ]
         return landed
 
     def forget(self) -> None:
@@ -441,9 +447,10 @@ class CardFinder:
             # the change round the card, a pixel wider than its box: pieces that reach out
             # of the card are not its own
             gx0, gy0, gx1, gy1 = max(x0 - 1, 0), max(y0 - 1, 0), min(x1 + 1, w), min(y1 + 1, h)
-            inside = np.zeros((gy1 - gy0, gx1 - gx0), np.uint8)
-            cv2.fillConvexPoly(inside, np.round(card.quad - [gx0, gy0]).astype(np.int32), 1)
-            inside = cv2.dilate(inside, np.ones((2 * RIM + 1, 2 * RIM + 1), np.uint8))
+            inside: Image = cv2.dilate(
+                _inside(card.quad, (gx0, gy0, gx1, gy1)).astype(np.uint8),
+                np.ones((2 * RIM + 1, 2 * RIM + 1), np.uint8),
+            )
             _, labels = cv2.connectedComponents(self._moved[gy0:gy1, gx0:gx1])
             reaching = np.unique(labels[(inside == 0) & (labels > 0)])
             own = ~np.isin(labels, reaching)[y0 - gy0 : y1 - gy0, x0 - gx0 : x1 - gx0]
@@ -461,9 +468,9 @@ class CardFinder:
         box = (max(int(x0), 0), max(int(y0), 0), min(int(x1), w), min(int(y1), h))
         bx0, by0, bx1, by1 = box
         under = self.reference[by0:by1, bx0:bx1].copy()
-        mask = np.zeros((by1 - by0, bx1 - bx0), np.uint8)
-        cv2.fillConvexPoly(mask, np.round(quad - np.array([bx0, by0])).astype(np.int32), 1)
-        mask = cv2.dilate(mask, np.ones((2 * RIM + 1, 2 * RIM + 1), np.uint8))
+        mask = cv2.dilate(
+            _inside(quad, box).astype(np.uint8), np.ones((2 * RIM + 1, 2 * RIM + 1), np.uint8)
+        )
         self.reference[by0:by1, bx0:bx1][mask > 0] = now[by0:by1, bx0:bx1][mask > 0]
         self._reblur(box)
         to_mat = PX_PER_MM / SCALE
@@ -481,11 +488,8 @@ class CardFinder:
         """Whether a card-shaped change holds something other than the bare mat: where cards
         were gathered up, the mat shows again in card-shaped pieces."""
         assert self._empty is not None
-        x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int), 0)
-        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
-        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.fillConvexPoly(mask, np.round(quad - np.array([x0, y0])).astype(np.int32), 1)
-        inside = mask[: now.shape[0] - y0, : now.shape[1] - x0] > 0
+        x0, y0, x1, y1 = _box_of(quad, now.shape)
+        inside = _inside(quad, (x0, y0, x1, y1))
         differs = _channel_diff(now[y0:y1, x0:x1], self._empty[y0:y1, x0:x1]) > CHANGED
         return bool((differs & inside).sum() >= NOT_MAT * max(int(inside.sum()), 1))
 
@@ -525,9 +529,7 @@ class CardFinder:
         if self._moved is None:
             return False
         pts = np.asarray(index, np.float64).reshape(-1, 2) * (SCALE / PX_PER_MM)
-        h, w = self._moved.shape
-        x0, y0 = np.clip(np.floor(pts.min(axis=0)).astype(int), 0, [w - 1, h - 1])
-        x1, y1 = np.clip(np.ceil(pts.max(axis=0)).astype(int) + 1, 1, [w, h])
+        x0, y0, x1, y1 = _box_of(pts, self._moved.shape)
         return bool(self._moved[y0:y1, x0:x1].mean() > UNSETTLED)
 
 
@@ -751,12 +753,25 @@ def _same(a: Image, b: Image) -> bool:
 
 def _reaches(quad: Image, beyond: Image) -> bool:
     """Whether an outline holds ``TELLING`` changed pixels of ``beyond``."""
-    h, w = beyond.shape
-    x0, y0 = np.clip(np.floor(quad.min(axis=0)).astype(int), 0, [w - 1, h - 1])
-    x1, y1 = np.clip(np.ceil(quad.max(axis=0)).astype(int) + 1, 1, [w, h])
+    x0, y0, x1, y1 = box = _box_of(quad, beyond.shape)
+    return int(beyond[y0:y1, x0:x1][_inside(quad, box)].sum()) >= TELLING
+
+
+def _box_of(pts: Image, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The pixel box (x0, y0, x1, y1) round points, cut to an image of ``shape``; never
+    empty."""
+    h, w = shape[:2]
+    x0, y0 = np.clip(np.floor(pts.min(axis=0)).astype(int), 0, [w - 1, h - 1])
+    x1, y1 = np.clip(np.ceil(pts.max(axis=0)).astype(int) + 1, 1, [w, h])
+    return int(x0), int(y0), int(max(x1, x0 + 1)), int(max(y1, y0 + 1))
+
+
+def _inside(quad: Image, box: tuple[int, int, int, int]) -> npt.NDArray[np.bool_]:
+    """Which pixels of ``box`` (from ``_box_of``) lie inside the outline ``quad``."""
+    x0, y0, x1, y1 = box
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(mask, np.round(quad - [x0, y0]).astype(np.int32), 1)
-    return int(beyond[y0:y1, x0:x1][mask > 0].sum()) >= TELLING
+    cv2.fillConvexPoly(mask, np.round(quad - np.array([x0, y0])).astype(np.int32), 1)
+    return mask > 0
 
 
 def _own(a: Image, b: Image, share: float = OWN) -> bool:

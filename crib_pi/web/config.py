@@ -13,6 +13,7 @@ from typing import Any
 
 from crib_pi.errors import CribError
 from crib_pi.i18n import LANGUAGES, _
+from crib_pi.known_keys import reject_unknown
 
 KEYS = ("enabled", "bind", "port", "language", "clients", "banner")
 
@@ -32,13 +33,7 @@ class WebConfig:
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> WebConfig:
         """The ``[web]`` table checked key by key; a bad one is a ``CribError`` naming it."""
-        for key in data:
-            if key not in KEYS:
-                raise CribError(
-                    _("unknown setting web.{key} (known: {known})").format(
-                        key=key, known=", ".join(KEYS)
-                    )
-                )
+        reject_unknown(data, KEYS, "web.")
         defaults = cls()
         values: dict[str, Any] = {}
         kinds: dict[str, type] = {
