@@ -15,11 +15,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
 from crib_pi.cards import Card
-from crib_pi.mat import Mat
+from crib_pi.mat import PX_PER_MM, Mat
 from crib_pi.session.locate import MatLocator
 from crib_pi.session.tracker import Sighting, Tracker, TrackEvent
 from crib_pi.vision.finder import CardFinder, FoundCard
@@ -27,6 +28,11 @@ from crib_pi.vision.finder import CardFinder, FoundCard
 Point = tuple[float, float]
 REREAD = 20
 """Frames the reads of a still mat are kept before they are read again (2 s at 10 fps)."""
+READ_AROUND_MM = 20
+"""Where a card landed, is landing or left, the reads this far round it are taken again (the
+index of the card below, just beside the new one, may be covered now); the others stand."""
+CROP_MM = 15
+"""The picture read reaches this much further, so that every index kept lies whole in it."""
 
 
 class Read(Protocol):
@@ -88,6 +94,7 @@ class FramePipeline:
         self.read_frames: Counter[int] = Counter()  # found card -> frames an index was read on it
         self.dropped = 0  # reads on no found card's corner (pictures of cards, hands, ...)
         self.reads = 0  # frames read by the recognizer (the others kept the last frame's)
+        self.part_reads = 0  # of those, frames read only round what landed or left
         self._reading: Reading | None = None
         self._since_read = 0
 
@@ -101,7 +108,7 @@ class FramePipeline:
         if self.finder is not None:
             self.finder.update(frame, homography)
         if self._reading is None or not self._still():
-            self._reading = self.recognizer.read(frame)
+            self._reading = self._read(frame, homography)
             self.reads += 1
             self._since_read = 0
         else:  # nothing came or went: the last frame's reads stand
@@ -130,6 +137,40 @@ class FramePipeline:
         self.read_frames.update(hosted)
         return out + self._unread()
 
+    def _read(self, frame: npt.NDArray[Any], homography: npt.NDArray[np.float64]) -> Reading:
+        """The whole frame's reads; or, where the finder saw cards land or leave, the reads
+        round them taken again and the last frame's kept elsewhere: a card landing costs a
+        read of its own part of the picture, not of the whole table."""
+        read_region = getattr(self.recognizer, "read_region", None)
+        last, finder = self._reading, self.finder
+        if read_region is None or last is None or finder is None or not finder.busy:
+            return self.recognizer.read(frame)
+        pts = np.concatenate(finder.busy)
+        lo, hi = pts.min(axis=0), pts.max(axis=0)
+        around, crop = READ_AROUND_MM * PX_PER_MM, (READ_AROUND_MM + CROP_MM) * PX_PER_MM
+        box = _image_box(lo - crop, hi + crop, homography, frame.shape)
+        if box is None:
+            return self.recognizer.read(frame)
+        fresh: Reading = read_region(frame, box)
+        self.part_reads += 1
+
+        def near(read: Read) -> bool:
+            x, y = self.locator.to_mat(np.asarray(read.corners, np.float64)).mean(axis=0)
+            return bool(
+                lo[0] - around <= x <= hi[0] + around and lo[1] - around <= y <= hi[1] + around
+            )
+
+        cards = [r for r in fresh.cards if near(r)]
+        named = {r.card for r in cards}
+        kept = [r for r in last.cards if not near(r) and r.card not in named]
+
+        def other(u: UnsureRead) -> bool:  # not an index of a card named (decide's rule)
+            return not (u.candidates and u.candidates[0] in named)
+
+        unsure = [u for u in fresh.uncertain if near(u) and other(u)]
+        unsure += [u for u in last.uncertain if not near(u) and other(u)]
+        return Reads(tuple(kept + cards), tuple(unsure))
+
     def _still(self) -> bool:
         """Whether this frame may keep the last one's reads: a finder saw nothing come, go or
         land, for a recognizer that reads a frame at a time (``every_frame``: a film's truth),
@@ -154,8 +195,40 @@ class FramePipeline:
         return out
 
     @property
+    def reading(self) -> Reading | None:
+        """The reads in force: the last frame read, or put together from two (``_read``)."""
+        return self._reading
+
+    @property
     def found(self) -> list[FoundCard]:
         return [] if self.finder is None else list(self.finder.cards)
 
     def process(self, frame: npt.NDArray[Any]) -> list[TrackEvent]:
         return self.tracker.update(self.sightings(frame))
+
+
+@dataclass(frozen=True)
+class Reads:
+    """A frame's reads put together from two reads (``FramePipeline._read``)."""
+
+    cards: tuple[SureRead, ...]
+    uncertain: tuple[UnsureRead, ...]
+
+
+def _image_box(
+    lo: npt.NDArray[np.float64],
+    hi: npt.NDArray[np.float64],
+    homography: npt.NDArray[np.float64],
+    shape: tuple[int, ...],
+) -> tuple[int, int, int, int] | None:
+    """The frame's pixel box (x0, y0, x1, y1) round the mat's box ``lo``-``hi`` (mat pixels);
+    None where it is not in the picture."""
+    corners = np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]])
+    seen = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), np.linalg.inv(homography))
+    seen = seen.reshape(-1, 2)
+    h, w = shape[:2]
+    x0, y0 = np.clip(np.floor(seen.min(axis=0)).astype(int), 0, [w, h])
+    x1, y1 = np.clip(np.ceil(seen.max(axis=0)).astype(int) + 1, 0, [w, h])
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return None
+    return int(x0), int(y0), int(x1), int(y1)

@@ -39,28 +39,43 @@ class Recognizer:
 
     def read(self, bgr: np.ndarray) -> Recognition:
         """Every card readable in a BGR image (uint8, H x W x 3)."""
+        return self.read_region(bgr, None)
+
+    def read_region(self, bgr: np.ndarray, box: tuple[int, int, int, int] | None) -> Recognition:
+        """The cards readable inside ``box`` (x0, y0, x1, y1 pixels; None: all) of an image,
+        their corners in the whole image's pixels. Whether to enlarge, and whether the camera
+        is grey, are judged on the whole image, so a box is read as it would be in it."""
         if bgr.ndim == 2:
             bgr = cv2.cvtColor(bgr, cv2.COLOR_GRAY2BGR)
         elif bgr.shape[2] == 4:
             bgr = cv2.cvtColor(bgr, cv2.COLOR_BGRA2BGR)
         enlarge = 2 if max(bgr.shape[:2]) < ENLARGE_BELOW else 1
+        grey = colourless(bgr)
+        x0, y0 = 0, 0
+        if box is not None:
+            x0, y0, x1, y1 = box
+            bgr = bgr[y0:y1, x0:x1]
         if enlarge > 1:
             bgr = cv2.resize(bgr, None, fx=enlarge, fy=enlarge, interpolation=cv2.INTER_CUBIC)
         frames, patches, pyr = front_end(bgr)
         scores = self.classifier.score(
-            patches, lambda idx: extract_wide(pyr, frames.take(idx)), colourless(bgr)
+            patches, lambda idx: extract_wide(pyr, frames.take(idx)), grey
         )
         if self.profile is not None:
             scores = self.profile.adjust(scores)
         found = decide(frames, scores, PaperRegions(bgr))
-        return found if enlarge == 1 else _shrunk(found, enlarge)
+        if enlarge == 1 and (x0, y0) == (0, 0):
+            return found
+        return _moved(found, enlarge, (x0, y0))
 
 
-def _shrunk(found: Recognition, factor: float) -> Recognition:
-    """``found`` with its corners in the pixels of an image ``factor`` times smaller."""
+def _moved(found: Recognition, factor: float, origin: tuple[int, int]) -> Recognition:
+    """``found`` with its corners in the pixels of an image ``factor`` times smaller, in
+    which the image read starts at ``origin``."""
+    ox, oy = origin
 
     def back(corners: tuple[Point, ...]) -> tuple[Point, ...]:
-        return tuple((x / factor, y / factor) for x, y in corners)
+        return tuple((x / factor + ox, y / factor + oy) for x, y in corners)
 
     return Recognition(
         tuple(CardRead(r.card, r.confidence, back(r.corners)) for r in found.cards),

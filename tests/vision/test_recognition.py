@@ -155,3 +155,28 @@ def test_a_grey_camera_never_takes_a_red_suit_for_a_black_one(recognizer: Recogn
     for card in ("4D", "9D", "QH", "AD", "KD", "10H"):
         res = recognizer.read(grey(_one_card(card, card)))
         assert [str(r.card) for r in res.cards] in ([card], []), card
+
+
+def test_a_box_of_the_frame_is_read_as_in_the_whole_frame(
+    recognizer: Recognizer, decks: list[Deck]
+) -> None:
+    """``read_region`` reads one part of a frame (where a card just landed) and gives the
+    corners in the whole frame's pixels, as ``read`` names them."""
+    rng = np.random.default_rng(31)
+    scene = product_scene(rng, decks, LAYOUTS[0])
+    whole = recognizer.read(scene.image)
+    assert len(whole.cards) >= 2
+    first = whole.cards[0]
+    pts = np.asarray(first.corners)
+    x0, y0 = (int(v) - 120 for v in pts.min(axis=0))
+    x1, y1 = (int(v) + 120 for v in pts.max(axis=0))
+    h, w = scene.image.shape[:2]
+    box = (max(x0, 0), max(y0, 0), min(x1, w), min(y1, h))
+    part = recognizer.read_region(scene.image, box)
+    same = [r for r in part.cards if r.card == first.card]
+    assert same, f"{first.card} not read in {box}"
+    assert np.abs(np.asarray(same[0].corners) - pts).max() < 1.0
+    for r in part.cards:  # only what lies in the box, placed in the whole frame
+        cx, cy = np.asarray(r.corners).mean(axis=0)
+        assert box[0] <= cx <= box[2] and box[1] <= cy <= box[3]
+    assert len(part.cards) < len(whole.cards)
