@@ -26,8 +26,10 @@ from crib_pi.session.tracker import Sighting, Tracker, TrackEvent
 from crib_pi.vision.finder import CardFinder, FoundCard
 
 Point = tuple[float, float]
-REREAD = 20
-"""Frames the reads of a still mat are kept before they are read again (2 s at 10 fps)."""
+REREAD = 10
+"""Most frames between reads of the whole frame (1 s at 10 fps): between them the reads of a
+still mat are kept, and only the parts where cards land or leave are read; a card the finder
+missed is read at the latest then."""
 READ_AROUND_MM = 20
 """Where a card landed, is landing or left, the reads this far round it are taken again (the
 index of the card below, just beside the new one, may be covered now); the others stand."""
@@ -96,7 +98,7 @@ class FramePipeline:
         self.reads = 0  # frames read by the recognizer (the others kept the last frame's)
         self.part_reads = 0  # of those, frames read only round what landed or left
         self._reading: Reading | None = None
-        self._since_read = 0
+        self._since_whole = 0  # frames since the whole frame was read
 
     def sightings(self, frame: npt.NDArray[Any]) -> list[Sighting]:
         """What is on the mat in this frame (nothing before the mat has been found)."""
@@ -110,9 +112,8 @@ class FramePipeline:
         if self._reading is None or not self._still():
             self._reading = self._read(frame, homography)
             self.reads += 1
-            self._since_read = 0
-        else:  # nothing came or went: the last frame's reads stand
-            self._since_read += 1
+        # else nothing came or went: the last frame's reads stand
+        self._since_whole += 1
         reading = self._reading
         reads: list[tuple[Card | None, tuple[Card, ...], Sequence[Point]]] = [
             (r.card, (), r.corners) for r in reading.cards
@@ -143,13 +144,21 @@ class FramePipeline:
         read of its own part of the picture, not of the whole table."""
         read_region = getattr(self.recognizer, "read_region", None)
         last, finder = self._reading, self.finder
-        if read_region is None or last is None or finder is None or not finder.busy:
+        if (
+            read_region is None
+            or last is None
+            or finder is None
+            or not finder.busy
+            or self._since_whole >= REREAD
+        ):
+            self._since_whole = 0
             return self.recognizer.read(frame)
         pts = np.concatenate(finder.busy)
         lo, hi = pts.min(axis=0), pts.max(axis=0)
         around, crop = READ_AROUND_MM * PX_PER_MM, (READ_AROUND_MM + CROP_MM) * PX_PER_MM
         box = _image_box(lo - crop, hi + crop, homography, frame.shape)
         if box is None:
+            self._since_whole = 0
             return self.recognizer.read(frame)
         fresh: Reading = read_region(frame, box)
         self.part_reads += 1
@@ -174,10 +183,10 @@ class FramePipeline:
     def _still(self) -> bool:
         """Whether this frame may keep the last one's reads: a finder saw nothing come, go or
         land, for a recognizer that reads a frame at a time (``every_frame``: a film's truth),
-        and the reads are not older than ``REREAD`` frames."""
+        and the whole frame was read within ``REREAD`` frames."""
         if self.finder is None or getattr(self.recognizer, "every_frame", False):
             return False
-        return self.finder.still and self._since_read < REREAD
+        return self.finder.still and self._since_whole < REREAD
 
     def _unread(self) -> list[Sighting]:
         """Cards found on the mat that no index has been read on in as many frames as the
