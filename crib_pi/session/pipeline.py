@@ -143,21 +143,13 @@ class FramePipeline:
         round them taken again and the last frame's kept elsewhere: a card landing costs a
         read of its own part of the picture, not of the whole table."""
         read_region = getattr(self.recognizer, "read_region", None)
-        last, finder = self._reading, self.finder
-        if (
-            read_region is None
-            or last is None
-            or finder is None
-            or not finder.busy
-            or self._since_whole >= REREAD
-        ):
-            self._since_whole = 0
-            return self.recognizer.read(frame)
-        pts = np.concatenate(finder.busy)
-        lo, hi = pts.min(axis=0), pts.max(axis=0)
+        last, finder, box = self._reading, self.finder, None
         around, crop = READ_AROUND_MM * PX_PER_MM, (READ_AROUND_MM + CROP_MM) * PX_PER_MM
-        box = _image_box(lo - crop, hi + crop, homography, frame.shape)
-        if box is None:
+        if finder is not None and finder.busy and self._since_whole < REREAD:
+            pts = np.concatenate(finder.busy)
+            lo, hi = pts.min(axis=0), pts.max(axis=0)
+            box = _image_box(lo - crop, hi + crop, homography, frame.shape)
+        if box is None or last is None or read_region is None:
             self._since_whole = 0
             return self.recognizer.read(frame)
         fresh: Reading = read_region(frame, box)
