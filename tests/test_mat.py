@@ -94,6 +94,39 @@ def test_locator_keeps_the_last_mapping_when_markers_are_covered() -> None:
         MatLocator(mat).to_mat([[1, 2]])
 
 
+def test_locator_looks_near_the_markers_and_follows_a_moved_camera(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    mat = Mat(2)
+    frame, m = _photo(mat.render(), 0.3)
+    locator = MatLocator(mat)
+    searched: list[tuple[int, ...]] = []
+    detect = locator._detect
+
+    def spy(image: np.ndarray, at: tuple[int, int]) -> dict[int, np.ndarray]:
+        searched.append(image.shape[:2])
+        return detect(image, at)
+
+    monkeypatch.setattr(locator, "_detect", spy)
+    first = locator.update(frame)
+    assert first is not None and searched == [(720, 1280)]
+    searched.clear()
+    noisy = cv2.add(frame, np.full_like(frame, 2))  # the same view, a shade brighter
+    again = locator.update(noisy)
+    assert again is not None and locator.markers_seen == 4
+    assert np.allclose(again, first, atol=1e-2)  # the same markers, found in boxes
+    assert len(searched) == 4 and all(h * w < 1280 * 720 / 10 for h, w in searched)
+    # the camera knocked 200 px to the left: no marker is where it was
+    moved = np.float32([[1, 0, -200], [0, 1, 0]])
+    shifted = cv2.warpAffine(frame, moved, (1280, 720), borderValue=(60, 100, 150))
+    searched.clear()
+    after = locator.update(shifted)
+    assert after is not None and after is not first and (720, 1280) in searched
+    crib = np.float32([[mat.zone("crib").box[:2]]])
+    seen = cv2.perspectiveTransform(crib, m).reshape(2) - (200, 0)
+    assert np.allclose(locator.to_mat([seen])[0], crib.reshape(2), atol=6)
+
+
 def test_mat_command(tmp_path: Path) -> None:
     run = [sys.executable, "-m", "crib_pi", "mat"]
     layout = json.loads(

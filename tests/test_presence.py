@@ -304,3 +304,59 @@ def test_where_a_card_lands_only_that_part_of_the_frame_is_read(
     assert len(reader.boxes) > reader.whole  # most reads are of a part of the frame
     areas = sorted((x1 - x0) * (y1 - y0) / (w * h) for x0, y0, x1, y1 in reader.boxes)
     assert areas[len(areas) // 2] < 0.25  # a card's part: a quarter of the frame or less
+
+
+@dataclass(frozen=True)
+class _Unsure:
+    candidates: tuple[Card, ...]
+    corners: tuple[tuple[float, float], ...]
+
+
+class FlickerReader:
+    """The film's truth, but ``unsure`` is never read for sure: one of its two indices a
+    frame, in turn, each read as that card or the next rank."""
+
+    every_frame = True
+
+    def __init__(self, truth: Path, unsure: Card) -> None:
+        self.frames = [json.loads(line) for line in truth.read_text().splitlines()]
+        self.frame, self.unsure = 0, unsure
+
+    def read(self, bgr: Any) -> _Reading:
+        items = self.frames[self.frame]
+        corners = [tuple((float(a), float(b)) for a, b in i["corners"]) for i in items]
+        sure = [_Read(Card.parse(i["card"]), c) for i, c in zip(items, corners, strict=True)]
+        mine = [c for r, c in zip(sure, corners, strict=True) if r.card == self.unsure]
+        if not mine:
+            return _Reading(tuple(sure))
+        guess = (self.unsure, Card(self.unsure.rank % 13 + 1, self.unsure.suit))
+        return _Reading(
+            tuple(r for r in sure if r.card != self.unsure),
+            (_Unsure(guess, mine[self.frame % len(mine)]),),
+        )
+
+
+def test_either_index_of_one_card_read_unsure_is_one_question_in_time(
+    deal: tuple[Path, list[Action]],
+) -> None:
+    """The first card played read unsure at one corner, then the other, frame after frame:
+    one card found, so one question, asked within a second of its landing."""
+    out, script = deal
+    first = next(a for a in script if isinstance(a, Play))
+    landed = next(int(s["frame"]) for s in read_settled(out) if s["card"] == str(first.card))
+    table = TableSession(OPTIONS, GameLog(None), Tracker(stable=3))
+    reader = FlickerReader(out / "truth.jsonl", first.card)
+    pipeline = FramePipeline(Mat(2), reader, table.tracker, find=True)
+    presses = read_presses(out / "buttons.jsonl")
+    asked = []
+    for number, path in enumerate(sorted((out / "frames").iterdir())):
+        reader.frame = number
+        for event in pipeline.process(cv2.imread(str(path))):
+            table.on_track(event)
+        if table.question is not None:
+            asked.append((number, table.question.zone))
+            answer(table, first.card)
+        table.on_lines(presses.get(number, []))
+    assert [zone for _, zone in asked] == [f"player {first.player}"]
+    assert landed <= asked[0][0] <= landed + 10
+    assert [r.action for r in table.game.records] == script

@@ -2,6 +2,10 @@
 
 Hands hide markers all the time, so any one marker is enough, all four are best, and the last
 good mapping is kept when none is seen (the camera does not move during a game).
+
+Once the mat is found, a frame is searched only round where its markers should be (a few
+small boxes instead of the whole picture), and the whole picture again when fewer are there
+than the last whole search found (a hand over one, or the camera was moved).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from crib_pi.i18n import _
 from crib_pi.mat import ARUCO_DICT, HEIGHT, PX_PER_MM, WIDTH, Mat
 
 Homography = npt.NDArray[np.float64]
+Quad = npt.NDArray[np.float32]
 
 CARD_WIDTH_MM = 63
 """A poker-size card's width; bridge cards (57 mm) come out a tenth smaller."""
@@ -22,6 +27,8 @@ READ_WELL_PX = 110
 px, with recall falling: ``bench_vision.py --camera-modes``)."""
 CAMERA_MODES = ((1280, 720), (1920, 1080), (2304, 1296))
 """Main-stream sizes of Camera Module 3 at its full field of view (its binned 2304x1296 mode)."""
+AROUND = 0.75
+"""How much of a marker's size the box it is looked for in reaches beyond where it was."""
 
 
 class MatLocator:
@@ -37,23 +44,58 @@ class MatLocator:
         )
         self.homography: Homography | None = None
         self.markers_seen = 0
+        self._whole_seen = 0  # markers the last search of the whole frame found
 
     def update(self, frame: npt.NDArray[np.uint8]) -> Homography | None:
         """Look for markers in ``frame``; returns the mapping in force (None before any)."""
-        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-        corners, ids, _ = self._detector.detectMarkers(grey)
-        src, dst = [], []
-        if ids is not None:
-            for quad, marker in zip(corners, ids.ravel(), strict=True):
-                if int(marker) in self._targets:
-                    src.append(quad.reshape(4, 2))
-                    dst.append(self._targets[int(marker)])
-        self.markers_seen = len(src)
-        if src:
-            h, _ = cv2.findHomography(np.concatenate(src), np.concatenate(dst), 0)
+        found = self._near_last(frame) if self.homography is not None else {}
+        if len(found) < max(self._whole_seen, 1):
+            whole = self._detect(frame, (0, 0))
+            self._whole_seen = len(whole)
+            if len(whole) >= len(found):
+                found = whole
+        self.markers_seen = len(found)
+        if found:
+            src = np.concatenate(list(found.values()))
+            dst = np.concatenate([self._targets[m] for m in found])
+            h, _ = cv2.findHomography(src, dst, 0)
             if h is not None:
                 self.homography = np.asarray(h, np.float64)
         return self.homography
+
+    def _detect(self, image: npt.NDArray[np.uint8], at: tuple[int, int]) -> dict[int, Quad]:
+        """The mat's markers in ``image`` (a box of the frame whose corner is ``at``), by id,
+        their corners in the frame's pixels."""
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+        corners, ids, _ = self._detector.detectMarkers(grey)
+        if ids is None:
+            return {}
+        shift = np.asarray(at, np.float32)
+        return {
+            int(m): np.asarray(quad, np.float32).reshape(4, 2) + shift
+            for quad, m in zip(corners, ids.ravel(), strict=True)
+            if int(m) in self._targets
+        }
+
+    def _near_last(self, frame: npt.NDArray[np.uint8]) -> dict[int, Quad]:
+        """The markers found in boxes round where the mapping in force puts them."""
+        assert self.homography is not None
+        back = np.linalg.inv(self.homography)
+        h, w = frame.shape[:2]
+        found: dict[int, Quad] = {}
+        for marker, target in self._targets.items():
+            seen = cv2.perspectiveTransform(target.reshape(-1, 1, 2).astype(np.float64), back)
+            seen = seen.reshape(-1, 2)
+            lo, hi = seen.min(axis=0), seen.max(axis=0)
+            margin = AROUND * float((hi - lo).max()) + 4
+            x0, y0 = np.clip(np.floor(lo - margin).astype(int), 0, [w, h])
+            x1, y1 = np.clip(np.ceil(hi + margin).astype(int), 0, [w, h])
+            if x1 - x0 < 8 or y1 - y0 < 8:
+                continue  # outside the picture
+            near = self._detect(frame[y0:y1, x0:x1], (int(x0), int(y0)))
+            if marker in near:
+                found[marker] = near[marker]
+        return found
 
     def card_width_px(self) -> float | None:
         """How wide a card lying at the mat's centre is in frame pixels (None before the mat)."""

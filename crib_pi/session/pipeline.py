@@ -99,6 +99,7 @@ class FramePipeline:
         self.part_reads = 0  # of those, frames read only round what landed or left
         self._reading: Reading | None = None
         self._since_whole = 0  # frames since the whole frame was read
+        self._spots: dict[int, Point] = {}  # found card -> where its first unsure read was
 
     def sightings(self, frame: npt.NDArray[Any]) -> list[Sighting]:
         """What is on the mat in this frame (nothing before the mat has been found)."""
@@ -134,8 +135,13 @@ class FramePipeline:
                         out.append(Sighting(None, zone.name, (x, y), guess))
                     continue
                 hosted.add(host.id)  # -1: a card still landing
+                if card is None and host.id >= 0:  # either index of it: one question
+                    x, y = self._spots.setdefault(host.id, (x, y))
             out.append(Sighting(card, zone.name if zone else None, (x, y), candidates))
         self.read_frames.update(hosted)
+        if self.finder is not None:
+            on_mat = {c.id for c in self.finder.cards}
+            self._spots = {i: p for i, p in self._spots.items() if i in on_mat}
         return out + self._unread()
 
     def _read(self, frame: npt.NDArray[Any], homography: npt.NDArray[np.float64]) -> Reading:

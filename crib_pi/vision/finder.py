@@ -78,6 +78,10 @@ ADOPT_EVERY = 4
 """Every how many frames places not yet seen bare are looked at again (a slow change)."""
 KEEP = 1
 """Frames a landing card's outline may go unseen (glare, a hand's edge) and still land."""
+LINGER = 1
+"""Frames a landing outline that faded without becoming a card stays ``busy``: a card as white
+as the mat may show its outline only while a hand's shadow lies round it, and is then read
+where it came to rest rather than at the next read of the whole frame."""
 SAME_MM = 4.0
 """Outlines whose centres are this close, with the same size and turn, are one card."""
 OWN = 0.95
@@ -168,6 +172,7 @@ class CardFinder:
     _print_blurred: Image | None = None
     _change: Image | None = None  # where this frame differs from the reference
     _landing: list[FoundCard] = field(default_factory=list)  # patches not yet kept long enough
+    _faded: list[tuple[Image, int]] = field(default_factory=list)  # patches gone, frames left
     _left: list[Image] = field(default_factory=list)  # outlines of cards gone this frame
     _soft_now: Image | None = None  # this frame blurred (BLUR), as the faint change sees it
     _soft_reference: Image | None = None  # the reference blurred (BLUR), while it is the same
@@ -196,7 +201,7 @@ class CardFinder:
         landed = self._land(now, shapes)
         self._settle(now)
         self._previous = now
-        self.still = not (landed or gone or self._patches)
+        self.still = not (landed or gone or self._patches or self._faded)
         to_mat = PX_PER_MM / SCALE
         self._landing = [
             FoundCard(-1, tuple((float(x) * to_mat, float(y) * to_mat) for x, y in p.quad), 0)
@@ -208,13 +213,14 @@ class CardFinder:
                     cv2.fillConvexPoly(mask, np.round(card.quad).astype(np.int32), 0)
         self.cards = [c.found for c in self._cards]
         self.busy = [np.asarray(c.quad, np.float64) for c in [*self._landing, *landed]] + [
-            np.asarray(q, np.float64) * to_mat for q in self._left
+            np.asarray(q, np.float64) * to_mat for q in [*self._left, *(q for q, _ in self._faded)]
         ]
         return landed
 
     def forget(self) -> None:
         """Everything on the mat now is the mat: after a restart nothing is known of it."""
         self.reference, self._cards, self._patches, self.cards = None, [], [], []
+        self._faded = []
         self._soft_reference = self._previous = None
 
     def _start(self, now: Image) -> None:
@@ -233,21 +239,27 @@ class CardFinder:
         assert self.reference is not None and self._unknown is not None
         if self.frame % ADOPT_EVERY or not self._unknown.any():
             return
-        back = (self._unlike_print(now) == 0) & (self._unknown > 0)
+        # only round the unknown places (a pack or a box lying there for the whole game)
+        margin = 6 * SCALE  # the blur's reach and the dilation's
+        x, y, w, h = cv2.boundingRect(self._unknown)
+        x0, y0 = max(x - margin, 0), max(y - margin, 0)
+        box = np.s_[y0 : y + h + margin, x0 : x + w + margin]
+        back = (self._unlike_print(now[box], box) == 0) & (self._unknown[box] > 0)
         assert self._empty is not None
-        np.copyto(self.reference, now, where=back[:, :, None])
+        np.copyto(self.reference[box], now[box], where=back[:, :, None])
         self._soft_reference = None
-        np.copyto(self._empty, now, where=back[:, :, None])
-        self._unknown[back] = 0
+        np.copyto(self._empty[box], now[box], where=back[:, :, None])
+        self._unknown[box][back] = 0
 
-    def _unlike_print(self, now: Image) -> Image:
-        """Where ``now`` is not the mat's print: both blurred a little first, so lines that
-        the printer and the camera draw a pixel apart do not count."""
+    def _unlike_print(self, now: Image, box: Any = np.s_[:, :]) -> Image:
+        """Where ``now`` (the ``box`` of the mat) is not the mat's print: both blurred a
+        little first, so lines that the printer and the camera draw a pixel apart do not
+        count."""
         assert self._print is not None
         if self._print_blurred is None:
             self._print_blurred = cv2.GaussianBlur(self._print, (0, 0), SCALE)
         a = cv2.GaussianBlur(now, (0, 0), SCALE)
-        unlike = (_channel_diff(a, self._print_blurred) > CHANGED // 2).astype(np.uint8)
+        unlike = (_channel_diff(a, self._print_blurred[box]) > CHANGED // 2).astype(np.uint8)
         return cv2.dilate(unlike, np.ones((2 * SCALE, 2 * SCALE), np.uint8))
 
     def _normalised_print(self) -> Image:
@@ -397,6 +409,8 @@ class CardFinder:
         self._patches = [  # glare or a hand may break a landing card's outline for a frame
             _Patch(p.quad, p.frames, p.missed + 1) for p in kept if p.missed < KEEP
         ]
+        self._faded = [(q, n - 1) for q, n in self._faded if n > 1]
+        self._faded += [(p.quad, LINGER) for p in kept if p.missed >= KEEP]
         landed: list[FoundCard] = []
         for patch in patches:
             if patch.frames < CONFIRM:

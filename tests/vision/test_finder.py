@@ -17,7 +17,7 @@ from crib_pi.session.faces import plain_face
 from crib_pi.session.filmstrip import INDEX_TOP_LEFT, Film, Placed, film, read_settled
 from crib_pi.session.locate import MatLocator
 from crib_pi.simulate import random_game
-from crib_pi.vision.finder import CardFinder, FoundCard, host
+from crib_pi.vision.finder import KEEP, LINGER, CardFinder, FoundCard, host
 
 MM = PX_PER_MM
 
@@ -180,3 +180,35 @@ def test_a_card_as_white_as_the_mat_is_found_by_its_ink(
     assert np.hypot(x - placed.centre[0], y - placed.centre[1]) < 3 * MM
     (_, _), (w, h), _ = cv2.minAreaRect(np.asarray(card.quad, np.float32))
     assert sorted((w / MM, h / MM)) == pytest.approx([63, 88], abs=3)
+
+
+def test_a_landing_outline_that_fades_stays_busy_while_the_card_comes_to_rest(
+    tmp_path: Path,
+) -> None:
+    """A card-shaped change seen for a frame and then lost (a white card whose outline showed
+    only in a hand's shadow) is still where reads are wanted for ``LINGER`` frames."""
+    mat = Mat(2)
+    f = Film(mat, plain_face, tmp_path, np.random.default_rng(5))
+    for _ in range(2):
+        f.shoot()
+    placed = Placed(Card(9, "D"), (270 * MM, 150 * MM), 0.0)
+    f.on_mat.append(placed)
+    f.shoot()  # seen landing for one frame only
+    f.on_mat.clear()
+    for _ in range(LINGER + 3):
+        f.shoot()
+    locator, finder = MatLocator(mat), CardFinder(mat)
+    busy, still = [], []
+    for path in sorted(tmp_path.glob("*.jpg")):
+        image = cv2.imread(str(path))
+        h = locator.update(image)
+        assert h is not None
+        finder.update(image, h)
+        busy.append([np.asarray(q).mean(axis=0) / MM for q in finder.busy])
+        still.append(finder.still)
+    assert busy[:2] == [[], []] and finder.cards == []
+    lasting = [i for i, b in enumerate(busy) if b]
+    # landing, missed once (KEEP), then faded for LINGER frames; then nothing is busy
+    assert lasting == list(range(2, 2 + 1 + KEEP + LINGER))
+    assert all(np.hypot(*(b[0] - (270, 150))) < 3 for b in busy[2:] if b)
+    assert [still[i] for i in lasting] == [False] * len(lasting) and still[-1]
