@@ -116,6 +116,9 @@ INDEX_MM = (9.0, 36.0)
 """An index (rank over suit) is this tall on any deck a table uses."""
 INDEX_TURN = 30.0
 """Degrees an index's long side may lean from its card's long side."""
+QUIET = 0.0002
+"""The largest share of a picture's pixel channels that may change (by ``CHANGED``) for it to
+be the same picture, give or take the camera's noise."""
 
 
 @dataclass(frozen=True)
@@ -178,6 +181,7 @@ class CardFinder:
     _soft_reference: Image | None = None  # the reference blurred (BLUR), while it is the same
     _moved: Image | None = None  # the change before ink that went is taken out
     _in_view: tuple[Any, Image] | None = None  # the mat's pixels inside the camera's picture
+    _adopt_seen: Image | None = None  # what the places not yet seen bare showed when looked at
     _previous: Image | None = None  # the last frame, normalised
 
     @property
@@ -221,7 +225,7 @@ class CardFinder:
         """Everything on the mat now is the mat: after a restart nothing is known of it."""
         self.reference, self._cards, self._patches, self.cards = None, [], [], []
         self._faded = []
-        self._soft_reference = self._previous = None
+        self._soft_reference = self._previous = self._adopt_seen = None
 
     def _start(self, now: Image) -> None:
         """The first reference is the first frame where it shows the mat's print; where it
@@ -244,7 +248,13 @@ class CardFinder:
         x, y, w, h = cv2.boundingRect(self._unknown)
         x0, y0 = max(x - margin, 0), max(y - margin, 0)
         box = np.s_[y0 : y + h + margin, x0 : x + w + margin]
+        seen = self._adopt_seen
+        if seen is not None and seen.shape == now[box].shape and _alike(seen, now[box]):
+            return  # as it was when last looked at: no more of the print shows
+        self._adopt_seen = now[box].copy()
         back = (self._unlike_print(now[box], box) == 0) & (self._unknown[box] > 0)
+        if not back.any():
+            return  # the reference (and its blur) as it was
         assert self._empty is not None
         np.copyto(self.reference[box], now[box], where=back[:, :, None])
         self._soft_reference = None
@@ -274,7 +284,9 @@ class CardFinder:
         """The mat in finder pixels, each channel divided by the paper's brightness there."""
         to_finder = np.diag([SCALE / PX_PER_MM, SCALE / PX_PER_MM, 1.0]) @ homography
         warped = cv2.warpPerspective(frame, to_finder, self.size, flags=cv2.INTER_AREA)
-        key = (to_finder.tobytes(), frame.shape[:2])
+        h, w = frame.shape[:2]  # the picture's corners on the mat, to a pixel
+        corners = np.array([[[0, 0]], [[w, 0]], [[w, h]], [[0, h]]], np.float64)
+        key = tuple(np.round(cv2.perspectiveTransform(corners, to_finder)).astype(int).ravel())
         if self._in_view is None or self._in_view[0] != key:  # the mat outside the picture
             inside = np.full(frame.shape[:2], 255, np.uint8)
             seen = cv2.warpPerspective(inside, to_finder, self.size, flags=cv2.INTER_NEAREST)
@@ -335,6 +347,9 @@ class CardFinder:
             x0, y0, x1, y1 = card.box
             visible = self._visible_mask(i, shapes) > 0
             moved = self._moved
+            if moved is not None and cv2.countNonZero(moved[y0:y1, x0:x1]) < GONE * TELLING:
+                card.gone_frames = 0  # too little changed anywhere round it (no mask needed)
+                continue
             if moved is not None and moved[y0:y1, x0:x1][visible].sum() < GONE * TELLING:
                 card.gone_frames = 0  # too little changed there for it to be gone
                 continue
@@ -604,6 +619,13 @@ def _channel_diff(a: Image, b: Image) -> Image:
     return out
 
 
+def _alike(a: Image, b: Image) -> bool:
+    """Whether two pictures of one place differ (by ``CHANGED``) in at most a ``QUIET``
+    share of their pixel channels: the same picture, give or take the camera's noise."""
+    differs = cv2.threshold(cv2.absdiff(a, b), CHANGED, 1, cv2.THRESH_BINARY)[1]
+    return cv2.countNonZero(differs.reshape(a.shape[0], -1)) <= QUIET * differs.size
+
+
 def _channel_min(a: Image) -> Image:
     out: Image = np.minimum(np.minimum(a[..., 0], a[..., 1]), a[..., 2])
     return out
@@ -698,12 +720,16 @@ def _inked_box(hull: Image, pieces: list[Image]) -> tuple[Point, Point, float] |
     every = [float(a) % 90 for a in np.arange(-SQUARE, SQUARE + 1, 2.0)]
     for angles in (by_pieces, every):
         shaped = _card_shaped(pts, angles)
-        boxes = [box for box in (_box_at(pts, ink, a) for a in shaped) if box is not None]
         if angles is every:  # the least; its middle is the others' too, if any is a card's
-            boxes = sorted(boxes, key=lambda box: box[1][0] * box[1][1])[:1]
-        for box in boxes:
+            short, long_ = _sides_turned(pts, np.asarray(shaped))
+            shaped = [shaped[i] for i in np.argsort(short * long_, kind="stable")]
+        for box in (_box_at(pts, ink, a) for a in shaped):
+            if box is None:
+                continue
             if _symmetric(pieces, box[0]):
                 return box
+            if angles is every:
+                break
     return None
 
 
