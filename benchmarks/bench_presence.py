@@ -18,7 +18,7 @@ each film, and in total, it prints:
 - one core's time a frame: median, the frames where a card lands (card finder included),
   and the card-to-board latency; how many frames the recognizer read (the rest kept the
   last reads, the mat being still) and how many of those it read only round what landed or
-  left;
+  left; where the time goes (the mat's markers, the finder, part and whole reads);
 - whether the game ended as scripted.
 
 Targets (issue 31): every card named or asked within a second; nothing out of line; no wrong
@@ -34,6 +34,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -67,6 +68,13 @@ class Tally:
     films: int = 0
     frame_ms: list[float] = field(default_factory=list)
     landing_ms: list[float] = field(default_factory=list)
+    # where a frame's time goes: the mat's markers, the finder, reads of part of the frame and
+    # of the whole frame, and the frames with no read at all
+    markers_ms: list[float] = field(default_factory=list)
+    finder_ms: list[float] = field(default_factory=list)
+    part_ms: list[float] = field(default_factory=list)
+    whole_ms: list[float] = field(default_factory=list)
+    unread_ms: list[float] = field(default_factory=list)
     latency_s: list[float] = field(default_factory=list)
     reads: int = 0
     part_reads: int = 0
@@ -96,17 +104,25 @@ def one_film(players: int, seed: int, zoom: float, out: Path) -> Tally:
     scripted = ScriptedPlayers.from_film(actions, settled)
     presses = read_presses(out / "buttons.jsonl")
     t = Tally(films=1, deals=2)
+    _time_calls(pipeline.locator, "update", t.markers_ms)
+    _time_calls(pipeline.finder, "update", t.finder_ms)
+    _time_calls(pipeline.recognizer, "read_region", t.part_ms, part=True)
+    _time_calls(pipeline.recognizer, "read", t.whole_ms)
     named: dict[tuple[str, str], list[int]] = {}  # (card, zone) -> frames laid on the board
     asked: list[tuple[int, str]] = []  # frame, zone of each question open
     frames = sorted((out / "frames").iterdir())
     for number, path in enumerate(frames):
         image = cv2.imread(str(path))
+        assert image is not None, f"{path}: not an image"
+        reads = pipeline.reads
         start = time.perf_counter()
         events = pipeline.process(image)
         for event in events:
             table.on_track(event)
         took = time.perf_counter() - start
         t.frame_ms.append(took * 1000)
+        if pipeline.reads == reads:
+            t.unread_ms.append(took * 1000)
         if any(c.landed == pipeline.finder.frame for c in pipeline.found):
             t.landing_ms.append(took * 1000)
         for e in events:
@@ -139,6 +155,26 @@ def one_film(players: int, seed: int, zoom: float, out: Path) -> Tally:
     t.questions, t.presses = scripted.answered, scripted.presses
     t.complete = int(same_game([r.action for r in table.game.records], list(actions)))
     return t
+
+
+def _time_calls(owner: object, name: str, into: list[float], *, part: bool = False) -> None:
+    """Time every call of ``owner.name`` (ms) into ``into``; with ``part``, only the calls
+    given a box (the recognizer reads the whole frame through ``read_region`` too)."""
+    method = getattr(owner, name)
+
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return method(*args, **kwargs)
+        finally:
+            if not part or args[-1] is not None:
+                into.append((time.perf_counter() - start) * 1000)
+
+    setattr(owner, name, timed)
+
+
+def _median(values: list[float]) -> float:
+    return statistics.median(values) if values else 0.0
 
 
 def _zone(mat: Mat, centre: list[float]) -> str:
@@ -191,6 +227,13 @@ def main() -> int:
         f"slowest {max(total.landing_ms or [0]):.1f} ms; recognizer ran on "
         f"{total.reads} of {total.frames} frames ({total.part_reads} of them only round a card "
         "landing or leaving)"
+    )
+    print(
+        f"where it goes (medians): markers {_median(total.markers_ms):.1f} ms, finder "
+        f"{_median(total.finder_ms):.1f} ms (90th percentile "
+        f"{np.percentile(total.finder_ms or [0], 90):.1f}), a part read "
+        f"{_median(total.part_ms):.1f} ms, a whole read {_median(total.whole_ms):.1f} ms; "
+        f"a frame with no read {_median(total.unread_ms):.1f} ms"
     )
     lat = total.latency_s or [0.0]
     print(f"card to board: median {statistics.median(lat):.2f} s, slowest {max(lat):.2f} s")
