@@ -106,7 +106,7 @@ def one_film(players: int, seed: int, zoom: float, out: Path) -> Tally:
     t = Tally(films=1, deals=2)
     _time_calls(pipeline.locator, "update", t.markers_ms)
     _time_calls(pipeline.finder, "update", t.finder_ms)
-    _time_calls(pipeline.recognizer, "read_region", t.part_ms, part=True)
+    _time_calls(pipeline.recognizer, "read_region", t.part_ms, box_at=1)
     _time_calls(pipeline.recognizer, "read", t.whole_ms)
     named: dict[tuple[str, str], list[int]] = {}  # (card, zone) -> frames laid on the board
     asked: list[tuple[int, str]] = []  # frame, zone of each question open
@@ -157,9 +157,10 @@ def one_film(players: int, seed: int, zoom: float, out: Path) -> Tally:
     return t
 
 
-def _time_calls(owner: object, name: str, into: list[float], *, part: bool = False) -> None:
-    """Time every call of ``owner.name`` (ms) into ``into``; with ``part``, only the calls
-    given a box (the recognizer reads the whole frame through ``read_region`` too)."""
+def _time_calls(owner: object, name: str, into: list[float], *, box_at: int | None = None) -> None:
+    """Time every call of ``owner.name`` (ms) into ``into``; with ``box_at``, only the calls
+    given a box as that positional argument, or ``box`` by name (the recognizer reads the
+    whole frame through ``read_region`` too, with None)."""
     method = getattr(owner, name)
 
     def timed(*args: Any, **kwargs: Any) -> Any:
@@ -167,7 +168,8 @@ def _time_calls(owner: object, name: str, into: list[float], *, part: bool = Fal
         try:
             return method(*args, **kwargs)
         finally:
-            if not part or args[-1] is not None:
+            box = args[box_at] if box_at is not None and box_at < len(args) else kwargs.get("box")
+            if box_at is None or box is not None:
                 into.append((time.perf_counter() - start) * 1000)
 
     setattr(owner, name, timed)
@@ -222,8 +224,8 @@ def main() -> int:
         f"{total.presses / max(total.questions, 1):.1f}"
     )
     print(
-        f"time a frame (one core): median {statistics.median(total.frame_ms):.1f} ms; landing "
-        f"frames median {statistics.median(total.landing_ms or [0]):.1f} ms, "
+        f"time a frame (one core): median {_median(total.frame_ms):.1f} ms; landing "
+        f"frames median {_median(total.landing_ms):.1f} ms, "
         f"slowest {max(total.landing_ms or [0]):.1f} ms; recognizer ran on "
         f"{total.reads} of {total.frames} frames ({total.part_reads} of them only round a card "
         "landing or leaving)"

@@ -18,7 +18,7 @@ from crib_pi.session.faces import plain_face
 from crib_pi.session.filmstrip import TruthReader, film, read_settled
 from crib_pi.session.pipeline import FramePipeline
 from crib_pi.session.players import ScriptedPlayers, same_game
-from crib_pi.session.table import TableSession
+from crib_pi.session.table import EVERY_CARD, TableSession
 from crib_pi.session.tracker import Tracker
 from crib_pi.simulate import random_game
 from crib_pi.store import GameLog
@@ -142,11 +142,11 @@ def _unused_twin(card: Card, used: set[Card]) -> Card | None:
 
 
 def _play_film(
-    tmp_path: Path, options: GameOptions, actions: list[Action], reader: Any
+    tmp_path: Path, options: GameOptions, actions: list[Action], reader: Any, *, find: bool = False
 ) -> tuple[TableSession, ScriptedPlayers]:
     players = ScriptedPlayers.from_film(actions, read_settled(tmp_path))
     table = TableSession(options, GameLog(None), Tracker(stable=3))
-    pipeline = FramePipeline(Mat(options.players), reader, table.tracker)
+    pipeline = FramePipeline(Mat(options.players), reader, table.tracker, find=find)
     presses = read_presses(tmp_path / "buttons.jsonl")
     for number, path in enumerate(sorted((tmp_path / "frames").iterdir())):
         for event in pipeline.process(cv2.imread(str(path))):
@@ -193,3 +193,31 @@ def test_an_unclear_crib_card_is_asked_and_answered(tmp_path: Path) -> None:
     assert same_game([r.action for r in table.game.records], actions)
     assert table.game.scores == game.scores and players.taken_back == []
     assert players.answered >= 1 and crib not in players.typed
+
+
+def test_a_crib_card_laid_unread_is_named_as_the_one_lying_there(tmp_path: Path) -> None:
+    """A crib card the camera cannot read at all: asked about it, the players name that card,
+    not a crib card of the script still in a hand (one that comes first in the choices)."""
+    options = GameOptions(players=2, target=61, dealer=0)
+    game, actions = random_game(options, seed=41, known=False)
+    film(options, actions, plain_face, tmp_path, seed=41, lift_and_return=0)
+    crib = next(a for a in actions if isinstance(a, Crib))
+    laid = [Card.parse(s["card"]) for s in read_settled(tmp_path) if not s["again"]]
+    order = sorted(crib.cards, key=laid.index)  # as they came to the mat
+    used = [c for a in actions for c in getattr(a, "cards", ())]
+    used += [a.card for a in actions if isinstance(a, Play | Cut)]
+    blind = next(
+        c
+        for i, c in enumerate(order)
+        if used.count(c) == 1 and any(_asked_first(later, c) for later in order[i + 2 :])
+    )
+    reader = FaultyReader(tmp_path / "truth.jsonl", blind, (blind, blind), blind)
+    table, players = _play_film(tmp_path, options, actions, reader, find=True)
+    assert same_game([r.action for r in table.game.records], actions)
+    assert table.game.scores == game.scores and players.taken_back == []
+    assert players.answered >= 1 and blind not in players.typed, players.typed
+
+
+def _asked_first(a: Card, b: Card) -> bool:
+    """Whether a question's "another card" reaches ``a`` before ``b``."""
+    return EVERY_CARD.index(a) < EVERY_CARD.index(b)

@@ -65,7 +65,7 @@ class ScriptedPlayers:
         pressed in that frame, each press held until the board shows the cards laid before
         it."""
         self._take_back_wrong(table)
-        rejected = self._answer(table) or self._new_notice(table)
+        rejected = self._answer(table, frame) or self._new_notice(table)
         if presses:
             self.held.append((frame, self._cards_laid(frame), presses))
         due = self._cards_laid(frame - self.patience)
@@ -84,7 +84,7 @@ class ScriptedPlayers:
         is still held."""
         for _round in range(len(self.laid) + len(self.held) + 1):
             self._take_back_wrong(table)
-            self._answer(table)
+            self._answer(table, self.laid[-1][0] if self.laid else 0)
             if self._cards_on_board(table) < len(self.laid):
                 self._type_next(table)
             self._release_held(table)
@@ -152,24 +152,46 @@ class ScriptedPlayers:
                 break  # Undo did nothing here (a claim being dialled): leave it
             records = table.game.records
 
-    def _answer(self, table: TableSession) -> bool:
-        """A question on the screen: pick the script's action among the choices, or reject it;
-        True when a card read for sure was rejected (it came before the board was ready)."""
+    def _answer(self, table: TableSession, frame: int) -> bool:
+        """A question on the screen at ``frame``: pick the script's action among the choices,
+        or reject it; True when a card read for sure was rejected (it came before the board
+        was ready)."""
         q = table.question
         if q is None:
             return False
         self.answered += 1
         want = self._expected(table)
-        if want is not None and any(self._same(a, want) for a in [*q.actions, *q.more]):
-            self._pick(table, q, want)
+        choices = [*q.actions, *q.more]
+        if want is not None and any(self._same(a, want) for a in choices):
+            self._pick(table, q, self._target(table, frame, choices, want))
             return False
         self._press(table, "undo")
         return q.seen is not None
 
-    def _pick(self, table: TableSession, q: Question, want: Action) -> None:
-        """Go to ``want`` as a player would: through the reads' choices, then by its rank,
+    def _target(
+        self, table: TableSession, frame: int, choices: list[Action], want: Action
+    ) -> Action:
+        """The choice the players mean. Asked about a crib card, they name the one lying
+        there unread: the first of this deal's crib laid by ``frame`` that the board lacks
+        (any crib card of the script would be a card not yet laid)."""
+        if isinstance(want, Crib):
+            start = sum(map(_cards_in, self.actions[: len(table.game.records)]))
+            lying = [
+                c
+                for at, c in self.laid[start:]
+                if at <= frame and c in want.cards and c not in table.crib_cards
+            ]
+            for card in lying:
+                meant = next(
+                    (a for a in choices if isinstance(a, Crib) and a.cards[0] == card), None
+                )
+                if meant is not None:
+                    return meant
+        return next(a for a in choices if self._same(a, want))
+
+    def _pick(self, table: TableSession, q: Question, target: Action) -> None:
+        """Go to ``target`` as a player would: through the reads' choices, then by its rank,
         then by its suit; Confirm it."""
-        target = next(a for a in [*q.actions, *q.more] if self._same(a, want))
         while q.stage == "pick" and q.actions[q.index] != target:
             self._press(table, "go")
         if q.stage == "rank":
@@ -196,15 +218,7 @@ class ScriptedPlayers:
     def _cards_on_board(self, table: TableSession) -> int:
         """Cards the board has taken so far, counted the way the film laid them."""
         count = len(table.cut_cards) + len(table.crib_cards)
-        for record in table.game.records:
-            a = record.action
-            if isinstance(a, CutForDeal):
-                count += len(a.cards)
-            elif isinstance(a, Play | Cut):
-                count += 1
-            elif isinstance(a, Crib):
-                count += len(a.cards)
-        return count
+        return count + sum(_cards_in(record.action) for record in table.game.records)
 
     def _type_next(self, table: TableSession) -> None:
         """Type in the next card the script lays that the board does not have yet."""
@@ -224,3 +238,10 @@ class ScriptedPlayers:
         self.typed_cards.add((deal, card))
         table.on_typed(TypedCard(card))
         self._take_back_wrong(table)
+
+
+def _cards_in(action: Action) -> int:
+    """Cards an action lays on the mat."""
+    if isinstance(action, CutForDeal | Crib):
+        return len(action.cards)
+    return 1 if isinstance(action, Play | Cut) else 0

@@ -721,9 +721,8 @@ def _inked_box(hull: Image, pieces: list[Image]) -> tuple[Point, Point, float] |
     for angles in (by_pieces, every):
         shaped = _card_shaped(pts, angles)
         if angles is every:  # the least; its middle is the others' too, if any is a card's
-            short, long_ = _sides_turned(pts, np.asarray(shaped))
-            shaped = [shaped[i] for i in np.argsort(short * long_, kind="stable")]
-        for box in (_box_at(pts, ink, a) for a in shaped):
+            shaped.sort(key=lambda turn: turn[1])  # a stable sort, as the angles came
+        for box in (_box_at(pts, ink, a) for a, _area in shaped):
             if box is None:
                 continue
             if _symmetric(pieces, box[0]):
@@ -733,15 +732,17 @@ def _inked_box(hull: Image, pieces: list[Image]) -> tuple[Point, Point, float] |
     return None
 
 
-def _card_shaped(pts: npt.NDArray[np.float64], angles: list[float]) -> list[float]:
-    """Those of ``angles`` (degrees) at which the box around ``pts`` is card-shaped."""
+def _card_shaped(pts: npt.NDArray[np.float64], angles: list[float]) -> list[tuple[float, float]]:
+    """Those of ``angles`` (degrees) at which the box around ``pts`` is card-shaped, each with
+    the box's area (mm²)."""
     if not angles:
         return []
     short, long_ = _sides_turned(pts, np.asarray(angles))
     ok = (INKED_MM[0] <= short) & (short <= SHORT_MM[1])
     ok &= (INKED_MM[1] <= long_) & (long_ <= LONG_MM[1])
     ok &= (INKED_ASPECT[0] * short <= long_) & (long_ <= INKED_ASPECT[1] * short)
-    return [angle for angle, good in zip(angles, ok, strict=True) if good]
+    area = short * long_
+    return [(angle, float(area[i])) for i, angle in enumerate(angles) if ok[i]]
 
 
 def _box_at(
