@@ -162,3 +162,16 @@ def test_a_card_in_doubt_is_not_laid_from_its_other_index_meanwhile() -> None:
     # once the doubted place is gone (covered), the far corner is read as it is
     events = run(t, [[other_index]] * 6)
     assert events == [CardLaid(TEN_S, "player 0", (400, 380))]
+
+
+def test_a_card_found_unread_is_asked_about_before_a_card_read_later_is_laid() -> None:
+    """The unread card came first (a question takes twice as many frames as a lay): it is
+    settled first, so the table does not take the later card out of turn meanwhile."""
+    t = Tracker(stable=3)
+    unread = Sighting(None, "player 0", (300, 300), (), True, 7)
+    later = seen(FIVE, "player 1", (900, 300))
+    events = run(t, [[unread]] * 3 + [[unread, later]] * 3)
+    assert events == [
+        CardUnsure((), "player 0", (300, 300), unread=True),
+        CardLaid(FIVE, "player 1", (900, 300)),
+    ]

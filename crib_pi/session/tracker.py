@@ -266,7 +266,9 @@ class Tracker:
                 self._laid_at[card] = [sighting.centre]
                 events.append(CardLaid(card, zone, sighting.centre))
         self._streak = streak
-        events += self._track_unsure([s for s in in_zones if s.card is None], sure)
+        # a question first: it takes 2 * stable frames to raise and a card stable frames to
+        # lay, so the card asked about came to the mat first and is settled first
+        events[:0] = self._track_unsure([s for s in in_zones if s.card is None], sure)
         if in_zones:
             self._empty_frames, self._cleared = 0, False
         else:
