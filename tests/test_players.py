@@ -184,8 +184,7 @@ def test_an_unclear_crib_card_is_asked_and_answered(tmp_path: Path) -> None:
     options = GameOptions(players=2, target=61, dealer=0)
     game, actions = random_game(options, seed=34, known=False)
     film(options, actions, plain_face, tmp_path, seed=34, lift_and_return=0)
-    used = [c for a in actions for c in getattr(a, "cards", ())]
-    used += [a.card for a in actions if isinstance(a, Play | Cut)]
+    used = _cards_used(actions)
     crib = next(c for a in actions if isinstance(a, Crib) for c in a.cards if used.count(c) == 1)
     absent = next(c for c in map(Card.from_index, range(52)) if c not in used)
     reader = FaultyReader(tmp_path / "truth.jsonl", absent, (absent, absent), crib)
@@ -204,8 +203,7 @@ def test_a_crib_card_laid_unread_is_named_as_the_one_lying_there(tmp_path: Path)
     crib = next(a for a in actions if isinstance(a, Crib))
     laid = [Card.parse(s["card"]) for s in read_settled(tmp_path) if not s["again"]]
     order = sorted(crib.cards, key=laid.index)  # as they came to the mat
-    used = [c for a in actions for c in getattr(a, "cards", ())]
-    used += [a.card for a in actions if isinstance(a, Play | Cut)]
+    used = _cards_used(actions)
     blind = next(
         c
         for i, c in enumerate(order)
@@ -216,6 +214,12 @@ def test_a_crib_card_laid_unread_is_named_as_the_one_lying_there(tmp_path: Path)
     assert same_game([r.action for r in table.game.records], actions)
     assert table.game.scores == game.scores and players.taken_back == []
     assert players.answered >= 1 and blind not in players.typed, players.typed
+
+
+def _cards_used(actions: list[Action]) -> list[Card]:
+    """Every card the script lays, once for each time it is laid."""
+    used = [c for a in actions for c in getattr(a, "cards", ())]
+    return used + [a.card for a in actions if isinstance(a, Play | Cut)]
 
 
 def _asked_first(a: Card, b: Card) -> bool:
