@@ -195,7 +195,7 @@ def _was_put(event: CardLaid, settled: list[dict[str, object]], mat: Mat, frame:
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
+    parser.add_argument("--players", type=int, nargs="+", choices=[2, 3, 4], default=[2, 3, 4])
     parser.add_argument("--decks", type=int, nargs="+", default=[7, 11, 23, 31, 47, 2024])
     parser.add_argument("--zoom", type=float, default=0.85)
     args = parser.parse_args()
