@@ -252,7 +252,13 @@ class CardFinder:
         if seen is not None and seen.shape == now[box].shape and _alike(seen, now[box]):
             return  # as it was when last looked at: no more of the print shows
         self._adopt_seen = now[box].copy()
-        back = (self._unlike_print(now[box], box) == 0) & (self._unknown[box] > 0)
+        showing = (self._unlike_print(now[box], box) == 0) & (self._unknown[box] > 0)
+        showing = showing.astype(np.uint8)
+        for card in self._cards:  # a card found there leaves as a card (``_remove_gone``):
+            # the print showing where it lay is what tells that it is gone
+            shift = np.array([x0, y0], np.float32)
+            cv2.fillConvexPoly(showing, np.round(card.quad - shift).astype(np.int32), 0)
+        back = showing > 0
         if not back.any():
             return  # the reference (and its blur) as it was
         assert self._empty is not None

@@ -17,7 +17,7 @@ from crib_pi.session.faces import plain_face
 from crib_pi.session.filmstrip import INDEX_TOP_LEFT, Film, Placed, film, read_settled
 from crib_pi.session.locate import MatLocator
 from crib_pi.simulate import random_game
-from crib_pi.vision.finder import KEEP, LINGER, CardFinder, FoundCard, host
+from crib_pi.vision.finder import ADOPT_EVERY, KEEP, LINGER, CardFinder, FoundCard, host
 
 MM = PX_PER_MM
 
@@ -212,3 +212,34 @@ def test_a_landing_outline_that_fades_stays_busy_while_the_card_comes_to_rest(
     assert lasting == list(range(2, 2 + 1 + KEEP + LINGER))
     assert all(np.hypot(*(b[0] - (270, 150))) < 3 for b in busy[2:] if b)
     assert [still[i] for i in lasting] == [False] * len(lasting) and still[-1]
+
+
+@pytest.mark.parametrize("before", range(3, 3 + ADOPT_EVERY))
+def test_a_pack_on_the_mat_from_the_first_frame_is_gone_once_picked_up(
+    tmp_path: Path, before: int
+) -> None:
+    """The pack lies on the crib spot before the camera ever saw the mat there; when it is
+    picked up the bare mat there joins the reference, and the pack leaves with it, whichever
+    frame the mat is next looked at for the print (every ``ADOPT_EVERY``): a card laid on
+    that spot afterwards is a card, not the pack."""
+    back = np.zeros((880, 630, 4), np.uint8)
+    back[:, :] = (40, 40, 170, 255)
+    pack, laid = Card(13, "S"), Card(7, "D")
+    mat = Mat(2)
+    f = Film(
+        mat, lambda c: back if c == pack else plain_face(c), tmp_path, np.random.default_rng(6)
+    )
+    crib = (270 * MM, 150 * MM)
+    f.on_mat.append(Placed(pack, crib, 0.0))
+    for _ in range(before):
+        f.shoot()
+    f.lift(pack)
+    for _ in range(8):  # the mat shows bare where the pack lay, frame after frame
+        f.shoot()
+    lifted = len(sorted(tmp_path.glob("*.jpg")))
+    f.lay(Placed(laid, (crib[0] - 20 * MM, crib[1]), 0.0))  # spread over where the pack lay
+    _, _, found_by = _watch(mat, sorted(tmp_path.glob("*.jpg")))
+    assert len(found_by[before - 1]) == 1, "the pack is found as a card"
+    assert found_by[lifted - 1] == [], "the pack was picked up"
+    (card,) = found_by[-1]
+    assert np.hypot(card.centre[0] - (crib[0] - 20 * MM), card.centre[1] - crib[1]) < 3 * MM
