@@ -119,6 +119,10 @@ INDEX_TURN = 30.0
 QUIET = 0.0002
 """The largest share of a picture's pixel channels that may change (by ``CHANGED``) for it to
 be the same picture, give or take the camera's noise."""
+UNSHIFTED = 0.5
+"""The least share of a card-shaped change that stays with the reference a pixel off: a
+picture shifted against the reference shows only lines along the edges it had (0.34 at most
+in the filmed games), a card landing its own edge and ink (0.65 or more)."""
 
 
 @dataclass(frozen=True)
@@ -254,9 +258,9 @@ class CardFinder:
         self._adopt_seen = now[box].copy()
         showing = (self._unlike_print(now[box], box) == 0) & (self._unknown[box] > 0)
         showing = showing.astype(np.uint8)
+        shift = np.array([x0, y0], np.float32)
         for card in self._cards:  # a card found there leaves as a card (``_remove_gone``):
             # the print showing where it lay is what tells that it is gone
-            shift = np.array([x0, y0], np.float32)
             cv2.fillConvexPoly(showing, np.round(card.quad - shift).astype(np.int32), 0)
         back = showing > 0
         if not back.any():
@@ -423,6 +427,8 @@ class CardFinder:
                 # the place a card lifted now leaves (where it differed from what it covered)
             if beyond is not None and not _reaches(quad, beyond):
                 continue  # changes on cards found (the light on their print): no card
+            if self._unshifted(quad, now) < UNSHIFTED:
+                continue  # the picture shifted a pixel against the reference: no card
 
             before = next((p for p in kept if _same(quad, p.quad)), None)
             kept = [p for p in kept if p is not before]
@@ -518,6 +524,33 @@ class CardFinder:
         unseen = self._unknown is not None and bool(self._unknown[by0:by1, bx0:bx1][mask > 0].any())
         self._cards.append(_Card(found, quad, under, box, on_print=unseen))
         return found
+
+    def _unshifted(self, quad: Image, now: Image) -> float:
+        """The share of the sharp change inside an outline that stays changed when the
+        reference may lie a pixel off either way: a picture that shifted against the
+        reference shows every edge it had as a thin line of change, which stays only where
+        something new lies (1.0 where nothing sharp changed)."""
+        assert self.reference is not None
+        h, w = now.shape[:2]
+        x0, y0, x1, y1 = box = _box_of(quad, now.shape)
+        seen = now[y0:y1, x0:x1]
+        sharp = (_channel_diff(seen, self.reference[y0:y1, x0:x1]) > CHANGED) & _inside(quad, box)
+        count = int(sharp.sum())
+        if count < TELLING:
+            return 1.0
+        px0, py0, px1, py1 = max(x0 - 1, 0), max(y0 - 1, 0), min(x1 + 1, w), min(y1 + 1, h)
+        pad = (1 - (y0 - py0), 1 - (py1 - y1), 1 - (x0 - px0), 1 - (px1 - x1))
+        ref = cv2.copyMakeBorder(  # a pixel round the box, the picture's edge repeated
+            self.reference[py0:py1, px0:px1], *pad, cv2.BORDER_REPLICATE
+        )
+        still = sharp.copy()
+        for dy in range(3):
+            for dx in range(3):
+                if dy == dx == 1:
+                    continue
+                shifted = ref[dy : dy + y1 - y0, dx : dx + x1 - x0]
+                still &= _channel_diff(seen, shifted) > CHANGED
+        return int(still.sum()) / count
 
     def _not_mat(self, quad: Image, now: Image) -> bool:
         """Whether a card-shaped change holds something other than the bare mat: where cards
