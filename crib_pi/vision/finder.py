@@ -631,7 +631,7 @@ def card_shapes(changed: Image) -> list[Image]:
             joined: Image = cv2.convexHull(np.concatenate([points, pieces[j]])).reshape(-1, 2)
             if _fits(joined):
                 points, members = joined, [*members, j]
-        quad = _card_quad(points, [pieces[j] for j in members])
+        quad = _card_quad(points, [pieces[j] for j in members], changed)
         if quad is not None:
             out.append(quad)
             for j in members:
@@ -710,20 +710,21 @@ def _card_fits(w: float, h: float) -> bool:
     return short <= SHORT_MM[1] and long_ <= LONG_MM[1]
 
 
-def _card_quad(points: Image, pieces: list[Image]) -> Image | None:
+def _card_quad(points: Image, pieces: list[Image], changed: Image) -> Image | None:
     """The card outline of gathered pieces, or None where they do not make a card.
 
     Pieces that fill their outline are a card's body. Pieces that do not may still be a card
     as white as the mat, seen by its ink alone (``INKED_MM``): indices at two opposite
     corners and pips between, which a card's face prints the same when turned half round
-    (``_symmetric``). Its outline is then at least a poker card's, about the same middle."""
+    (``_symmetric``, on the ``changed`` pixels the pieces outline). Its outline is then at
+    least a poker card's, about the same middle."""
     hull = cv2.convexHull(points)
     (cx, cy), (w, h), angle = cv2.minAreaRect(hull)
     short, long_ = sorted((w / SCALE, h / SCALE))
     card_sized = SHORT_MM[0] <= short <= SHORT_MM[1] and LONG_MM[0] <= long_ <= LONG_MM[1]
     if card_sized and cv2.contourArea(hull) >= FILL * w * h:
         return cv2.boxPoints(((cx, cy), (w, h), angle)).astype(np.float32)
-    inked = _inked_box(hull, pieces)
+    inked = _inked_box(hull, pieces, changed)
     if inked is None:
         return None
     (cx, cy), (w, h), angle = inked
@@ -732,7 +733,9 @@ def _card_quad(points: Image, pieces: list[Image]) -> Image | None:
     return cv2.boxPoints(((cx, cy), size, angle)).astype(np.float32)
 
 
-def _inked_box(hull: Image, pieces: list[Image]) -> tuple[Point, Point, float] | None:
+def _inked_box(
+    hull: Image, pieces: list[Image], changed: Image
+) -> tuple[Point, Point, float] | None:
     """The box around a card's ink, turned as the card lies; None where there is none that
     is card-shaped (``INKED_MM`` up to a card, ``INKED_ASPECT``), with ink at two opposite
     corners (its indices) and the same turned half round about its middle (``_symmetric``).
@@ -764,7 +767,7 @@ def _inked_box(hull: Image, pieces: list[Image]) -> tuple[Point, Point, float] |
         for box in (_box_at(pts, ink, a) for a, _area in shaped):
             if box is None:
                 continue
-            if _symmetric(pieces, box[0]):
+            if _symmetric(pieces, box[0], changed):
                 return box
             if angles is every:
                 break
@@ -807,15 +810,22 @@ def _box_at(
     return (float(cx), float(cy)), (float(w), float(h)), angle
 
 
-def _symmetric(pieces: list[Image], centre: Point) -> bool:
-    """Whether pieces (finder pixels) look the same turned half round about ``centre``, as the
-    ink of a card's face does (and a hand, a shadow or a line of the print does not)."""
+def _symmetric(pieces: list[Image], centre: Point, changed: Image) -> bool:
+    """Whether the ``changed`` pixels inside pieces (finder pixels) look the same turned half
+    round about ``centre``, as the ink of a card's face does (and a hand, a shadow or a line of
+    the print does not). The pixels, not the pieces filled: where a white card's edge covers a
+    printed line, the change is the line's thin outline, which filled is a band with no twin."""
     allowed = SYMMETRY_MM * SCALE
     pts = np.concatenate(pieces)
     x0, y0 = np.floor(pts.min(axis=0) - allowed).astype(int)
     x1, y1 = np.ceil(pts.max(axis=0) + allowed).astype(int) + 1
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillPoly(mask, [np.round(p - [x0, y0]).astype(np.int32) for p in pieces], 1)
+    h, w = changed.shape[:2]
+    cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    inked = np.zeros_like(mask)
+    inked[cy0 - y0 : cy1 - y0, cx0 - x0 : cx1 - x0] = changed[cy0:cy1, cx0:cx1] > 0
+    mask &= inked
     cx, cy = centre[0] - x0, centre[1] - y0
     turn = np.array([[-1.0, 0.0, 2 * cx], [0.0, -1.0, 2 * cy]])
     turned = cv2.warpAffine(mask, turn, (x1 - x0, y1 - y0), flags=cv2.INTER_NEAREST)

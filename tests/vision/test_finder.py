@@ -17,7 +17,16 @@ from crib_pi.session.faces import plain_face
 from crib_pi.session.filmstrip import INDEX_TOP_LEFT, Film, Placed, film, read_settled
 from crib_pi.session.locate import MatLocator
 from crib_pi.simulate import random_game
-from crib_pi.vision.finder import ADOPT_EVERY, KEEP, LINGER, CardFinder, FoundCard, host
+from crib_pi.vision.finder import (
+    ADOPT_EVERY,
+    KEEP,
+    LINGER,
+    SCALE,
+    CardFinder,
+    FoundCard,
+    card_shapes,
+    host,
+)
 
 MM = PX_PER_MM
 
@@ -281,3 +290,24 @@ def test_a_picture_a_pixel_off_the_reference_lands_no_card(tmp_path: Path) -> No
     assert len(finder.cards) == 2
     x, y = finder.cards[1].centre
     assert np.hypot(x - 160 * MM, y - 150 * MM) < 3 * MM
+
+
+def test_a_white_card_whose_edge_covers_a_printed_line_is_found_by_its_ink() -> None:
+    """A card as white as the mat changes the mat only where it is inked, and where its edge
+    covers a line of the print: there the change is the line's thin outline, a ring joined to
+    the index below it. The ink is the same turned half round; the ring's inside is not, and
+    must not hide the card."""
+    s = SCALE  # finder pixels a mm
+    changed = np.zeros((600, 600), np.uint8)
+    left, top = 300 - 63 * s // 2, 300 - 88 * s // 2
+    right, bottom = 300 + 63 * s // 2, 300 + 88 * s // 2
+    for x0, y0 in ((left + 3 * s, top + 4 * s), (right - 11 * s, bottom - 24 * s)):
+        cv2.rectangle(changed, (x0, y0), (x0 + 8 * s, y0 + 20 * s), 1, -1)  # the indices
+    for dx in (-8, 8):
+        for dy in (-25, 0, 25):
+            cv2.circle(changed, (300 + dx * s, 300 + dy * s), 5 * s, 1, -1)  # the pips
+    cv2.rectangle(changed, (left, top), (right, top + 5 * s), 1, 1)  # the covered line's outline
+    (quad,) = card_shapes(changed)
+    (cx, cy), (w, h), _ = cv2.minAreaRect(quad)
+    assert np.hypot(cx - 300, cy - 300) < 3 * s
+    assert sorted((w / s, h / s)) == pytest.approx([63, 88], abs=4)
