@@ -432,3 +432,27 @@ def test_export_to_a_file_it_cannot_write_names_the_file(
     assert main(["export", "1", "--db", str(db), "--out", "/proc/version"]) == 2
     err = capsys.readouterr().err
     assert "/proc/version" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "option", "name"),
+    [
+        (["mat", "--out"], "--out", "mat.pdf"),
+        (["mat", "--out"], "--out", "mat.png"),
+        (["board", "--pegs", "45:40,97:91", "--png"], "--png", "board.png"),
+        (["board", "--pegs", "45:40,97:91", "--leds-json"], "--leds-json", "leds.json"),
+    ],
+)
+def test_a_picture_or_leds_file_already_there_is_kept_unless_forced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], option: str, name: str
+) -> None:
+    """The mat and the board write where they are told, but a file of the user's already
+    there is not replaced without ``--force``."""
+    out = tmp_path / name
+    out.write_bytes(b"the only copy of something\n")
+    assert main([*argv, str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"{option} {out}" in err and "--force" in err and err.count("\n") == 1
+    assert out.read_bytes() == b"the only copy of something\n"
+    assert main([*argv, str(out), "--force"]) == 0
+    assert out.read_bytes() != b"the only copy of something\n" and out.stat().st_size > 100

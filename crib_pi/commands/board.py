@@ -38,6 +38,9 @@ def add_parser(sub: Any) -> None:
     board.add_argument("--players", type=int, help=_("players (4 with two pegs: partnerships)"))
     board.add_argument("--png", type=Path, help=_("save the screen as this PNG"))
     board.add_argument("--leds-json", type=Path, help=_("save the LED colours as this JSON"))
+    board.add_argument(
+        "--force", action="store_true", help=_("replace the --png or --leds-json file if there")
+    )
     board.add_argument("--size", default="800x480", help=_(SIZE_HELP))
     board.add_argument("--config", type=Path, help=_("device config (TOML); else CRIB_PI_CONFIG"))
     board.add_argument("--seconds", type=float, default=10.0, help=_("how long to show on devices"))
@@ -87,6 +90,7 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def run_board(args: argparse.Namespace) -> int:
+    from crib_pi.commands.out_file import keep_unless_forced
     from crib_pi.commands.session import check_output
     from crib_pi.devices import load_config
     from crib_pi.devices.scenes import SCENES, pegs_snapshot
@@ -114,6 +118,7 @@ def run_board(args: argparse.Namespace) -> int:
     for option, path in (("--png", args.png), ("--leds-json", args.leds_json)):
         if path is not None:
             check_output(path, option)
+            keep_unless_forced(path, option, force=args.force)
     if args.png is not None and args.png.suffix.lower() != ".png":
         raise CribError(_("--png {png}: give a .png file name").format(png=args.png))
     if not 0 <= args.seconds <= 3600:  # also refuses nan and inf

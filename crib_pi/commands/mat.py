@@ -20,12 +20,14 @@ def add_parser(sub: Any) -> None:
         "--players", type=int, default=2, choices=(2, 3, 4), help=_("2 (default), 3 or 4")
     )
     p.add_argument("--json", action="store_true", help=_("print size, markers and zones"))
+    p.add_argument("--force", action="store_true", help=_("replace the --out file if it exists"))
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     import cv2
 
+    from crib_pi.commands.out_file import keep_unless_forced
     from crib_pi.mat import HEIGHT_MM, WIDTH_MM, Mat, pdf_bytes
 
     mat = Mat(args.players)
@@ -35,8 +37,10 @@ def run(args: argparse.Namespace) -> int:
         if not args.json:
             raise CribError(_("say where to write the mat with --out mat.pdf, or use --json"))
         return 0
-    image = mat.render()
     suffix = args.out.suffix.lower()
+    if suffix in (".pdf", ".png", ".jpg", ".jpeg"):
+        keep_unless_forced(args.out, "--out", force=args.force)
+    image = mat.render()
     if suffix == ".pdf":
         args.out.write_bytes(pdf_bytes(mat))
     elif suffix in (".png", ".jpg", ".jpeg"):

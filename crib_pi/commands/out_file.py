@@ -16,12 +16,7 @@ def write_out(path: Path, text: str, *, force: bool) -> None:
     """Write ``text`` to ``path``; a clear error naming it when it cannot be."""
     if path.is_dir():
         raise CribError(_("--out {out}: is a folder; give a file name").format(out=path))
-    if not force and has_content(path):
-        raise CribError(
-            _(
-                "--out {out}: a file is there already; give a new name, or --force to replace it"
-            ).format(out=path)
-        )
+    keep_unless_forced(path, "--out", force=force)
     try:
         fd, part = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
         try:
@@ -40,6 +35,18 @@ def write_out(path: Path, text: str, *, force: bool) -> None:
                 out=path, reason=exc.strerror or exc
             )
         ) from None
+
+
+def keep_unless_forced(path: Path, option: str, *, force: bool) -> None:
+    """A file with something in it at ``path`` (given as ``option``) is the user's: a clear
+    error naming it, unless ``force`` says to replace it."""
+    if not force and has_content(path):
+        raise CribError(
+            _(
+                "{option} {path}: a file is there already; give a new name, or --force to "
+                "replace it"
+            ).format(option=option, path=path)
+        )
 
 
 def has_content(path: Path) -> bool:

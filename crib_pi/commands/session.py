@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from crib_pi.cli import free_name
-from crib_pi.commands.out_file import has_content
+from crib_pi.commands.out_file import has_content, keep_unless_forced
 from crib_pi.errors import CribError
 from crib_pi.i18n import _, ngettext
 
@@ -178,13 +178,8 @@ def run(args: argparse.Namespace) -> int:
     if args.dealer is not None and not 0 <= args.dealer < (args.players or 4):
         raise CribError(_("--dealer {dealer}: not a player number").format(dealer=args.dealer))
     check_output(args.record, "--record")
-    if not args.force and not args.db and has_content(args.record):
-        raise CribError(
-            _(
-                "--record {record}: a file is there already; give a new name, or --force to "
-                "replace it"
-            ).format(record=args.record)
-        )
+    if not args.db:
+        keep_unless_forced(args.record, "--record", force=args.force)
     config = load_config(args.config)
     players = args.players or config.game.players
     presses = read_presses(args.buttons, players)
