@@ -164,6 +164,19 @@ def test_a_card_in_doubt_is_not_laid_from_its_other_index_meanwhile() -> None:
     assert events == [CardLaid(TEN_S, "player 0", (400, 380))]
 
 
+def test_a_card_found_with_no_index_read_is_asked_about_as_soon_as_it_lies_still() -> None:
+    """Picked up to look at after half a second, it must have been asked about already; a card
+    with an index read on it in passing waits as an uncertain read does (a sure read may come)."""
+    t = Tracker(stable=3)
+    blind = Sighting(None, "player 0", (300, 300), (), True, 7)
+    assert run(t, [[blind]] * 2) == []
+    assert run(t, [[blind]]) == [CardUnsure((), "player 0", (300, 300), unread=True)]
+    t = Tracker(stable=3)
+    glimpsed = Sighting(None, "player 0", (300, 300), (), True, 7, glimpsed=True)
+    assert run(t, [[blind], [glimpsed]] + [[blind]] * 3) == []
+    assert run(t, [[blind]]) == [CardUnsure((), "player 0", (300, 300), unread=True)]
+
+
 def test_a_card_found_unread_is_asked_about_before_a_card_read_later_is_laid() -> None:
     """The unread card came first (a question takes twice as many frames as a lay): it is
     settled first, so the table does not take the later card out of turn meanwhile."""

@@ -189,16 +189,18 @@ class FramePipeline:
     def _unread(self) -> list[Sighting]:
         """Cards found on the mat that no index has been read on in as many frames as the
         tracker needs to lay a card (one read in passing, of the card below or of a hand, does
-        not make a card read): unsure, with no guess."""
+        not make a card read): unsure, with no guess, and ``glimpsed`` after such a read
+        (the tracker then gives a sure read longer to come)."""
         if self.finder is None:
             return []
         out = []
         for found in self.finder.cards:
-            if self.read_frames[found.id] >= self.tracker.stable:
+            read = self.read_frames[found.id]
+            if read >= self.tracker.stable:
                 continue
             zone = self.mat.zone_at(*found.centre, margin_mm=0)
             if zone is not None:
-                out.append(Sighting(None, zone.name, found.centre, (), True, found.id))
+                out.append(Sighting(None, zone.name, found.centre, (), True, found.id, read > 0))
         return out
 
     @property

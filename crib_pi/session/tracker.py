@@ -6,8 +6,9 @@ to be believed. A card is *laid* when it has been read as the same card in the s
 not laid again. A card the session has set aside (rejected, undone, or left from the last
 deal) is ignored until it has been gone from the mat for ``stable`` frames. A spot that keeps
 reading as *uncertain* for twice ``stable`` frames (time for a sure read to come first)
-becomes one question, never a guess; a spot where a laid card lies, read uncertain with that
-card first (it is now partly under the next card), is that card and asks nothing.
+becomes one question, never a guess (a card found with no index ever read on it, once it has
+lain ``stable`` frames); a spot where a laid card lies, read uncertain with that card first
+(it is now partly under the next card), is that card and asks nothing.
 
 One index shows one card. A card about to be laid at a place where another card was read for
 sure in the last ``2 * stable`` frames, or where a laid card lies (the reads flip: 10C, then
@@ -41,6 +42,7 @@ class Sighting:
     candidates: tuple[Card, ...] = ()
     unread: bool = False
     found: int = -1  # with ``unread``: the finder's id of the card
+    glimpsed: bool = False  # with ``unread``: an index was read on it, in too few frames
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +84,7 @@ class _Unsure:
     missing: int = 0
     unread: bool = False
     found: int = -1
+    glimpsed: bool = False
 
 
 @dataclass
@@ -130,6 +133,7 @@ class Tracker:
                     "missing": u.missing,
                     "unread": u.unread,
                     "found": u.found,
+                    "glimpsed": u.glimpsed,
                 }
                 for u in self._unsure
             ],
@@ -163,6 +167,7 @@ class Tracker:
                 int(u["missing"]),
                 bool(u.get("unread", False)),
                 int(u.get("found", -1)),
+                bool(u.get("glimpsed", False)),
             )
             for u in data["unsure"]
         ]
@@ -347,6 +352,7 @@ class Tracker:
                         sighting.candidates,
                         unread=sighting.unread,
                         found=sighting.found,
+                        glimpsed=sighting.glimpsed,
                     )
                 )
             elif not spot.seen_now:
@@ -354,6 +360,7 @@ class Tracker:
                 spot.seen_now, spot.missing = True, 0
                 spot.centre = sighting.centre
                 spot.candidates = sighting.candidates or spot.candidates
+                spot.glimpsed = spot.glimpsed or sighting.glimpsed
         # a spot now read for sure (that very index: a card beside it, as in the spread crib,
         # answers nothing), or gone for a while, stops being a question
         sure_spots = [(s.zone, s.centre) for s in sure.values()]
@@ -368,12 +375,19 @@ class Tracker:
         ]
         events: list[TrackEvent] = []
         for spot in self._unsure:
-            if spot.frames >= 2 * self.stable and not spot.asked:
+            if spot.frames >= self._asks_after(spot) and not spot.asked:
                 spot.asked = True
                 events.append(
                     CardUnsure(spot.candidates, spot.zone, spot.centre, unread=spot.unread)
                 )
         return events
+
+    def _asks_after(self, spot: _Unsure) -> int:
+        """Frames a spot is seen before it is asked about. A card found with no index ever read
+        on it is asked about once it has lain ``stable`` frames (it may be picked up again
+        soon, before a slower question); a read uncertain, or a card read on in passing, gets
+        twice that, time for a sure read to come first."""
+        return self.stable if spot.unread and not spot.glimpsed else 2 * self.stable
 
 
 def _distance(a: Point, b: Point) -> float:
