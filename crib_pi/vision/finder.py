@@ -56,6 +56,9 @@ SYMMETRY_MM = 2
 """How far a card's ink turned half round may lie from where it is (a crooked cut, a blur)."""
 SYMMETRIC = 0.7
 """The least share of a card's ink that its ink turned half round covers."""
+LEAST_BOXES = 3
+"""How many of the least card-shaped boxes round a white card's ink (``SQUARE``) are judged
+for its symmetry: the least box's middle may lie a pixel or two off the ink's own."""
 FILL = 0.8
 """The least share of its outline a card's patch fills (a hand and a card together fill less)."""
 PAPER = 200
@@ -762,15 +765,13 @@ def _inked_box(
     every = [float(a) % 90 for a in np.arange(-SQUARE, SQUARE + 1, 2.0)]
     for angles in (by_pieces, every):
         shaped = _card_shaped(pts, angles)
-        if angles is every:  # the least; its middle is the others' too, if any is a card's
+        if angles is every:  # the least few: their middles are the others' too, give or
+            # take the pixel or two that the symmetry is judged to
             shaped.sort(key=lambda turn: turn[1])  # a stable sort, as the angles came
+            shaped = shaped[:LEAST_BOXES]
         for box in (_box_at(pts, ink, a) for a, _area in shaped):
-            if box is None:
-                continue
-            if _symmetric(pieces, box[0], changed):
+            if box is not None and _symmetric(pieces, box[0], changed):
                 return box
-            if angles is every:
-                break
     return None
 
 

@@ -17,6 +17,7 @@ from crib_pi.session.faces import plain_face
 from crib_pi.session.filmstrip import INDEX_TOP_LEFT, Film, Placed, film, read_settled
 from crib_pi.session.locate import MatLocator
 from crib_pi.simulate import random_game
+from crib_pi.vision import finder as finder_module
 from crib_pi.vision.finder import (
     ADOPT_EVERY,
     KEEP,
@@ -311,3 +312,19 @@ def test_a_white_card_whose_edge_covers_a_printed_line_is_found_by_its_ink() -> 
     (cx, cy), (w, h), _ = cv2.minAreaRect(quad)
     assert np.hypot(cx - 300, cy - 300) < 3 * s
     assert sorted((w / s, h / s)) == pytest.approx([63, 88], abs=4)
+
+
+def test_a_white_card_is_found_when_its_least_box_is_a_pixel_off_its_ink(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A change mask from a filmed game: a white card seen by its ink alone, with the rims of
+    the ink it covers. The least box round its ink lies two pixels off the ink's own middle,
+    so judged there the ink is not the same turned half round; the next boxes are."""
+    path = Path(__file__).parent.parent / "data" / "finder" / "white_card_ink.png"
+    changed = (cv2.imread(str(path), cv2.IMREAD_GRAYSCALE) > 127).astype(np.uint8)
+    (quad,) = card_shapes(changed)
+    (cx, cy), (w, h), _ = cv2.minAreaRect(quad)
+    assert np.hypot(cx - 120, cy - 110) < 3 * SCALE
+    assert sorted((w / SCALE, h / SCALE)) == pytest.approx([63, 88], abs=4)
+    monkeypatch.setattr(finder_module, "LEAST_BOXES", 1)
+    assert card_shapes(changed) == []
