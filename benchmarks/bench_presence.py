@@ -3,10 +3,12 @@ crib_pi.vision, with the pack face down on the crib spot through the play (its b
 with four aces) and the deck's box beside the play; scripted players answer the questions.
 
     CRIB_PI_FONT_DIR=build/unseen-fonts python benchmarks/bench_presence.py \\
-        [--players 2 3 4] [--decks 7 11 23 31 47 2024] [--zoom 0.85]
+        [--players 2 3 4] [--decks 7 11 23 31 47 2024 cartoon:5 ornamental:9] [--zoom 0.85]
 
 The decks are drawn by ``crib_pi.vision.synth.drawn`` from seeds the training never used (it
-used 100 to 115), in the fonts ``tools/unseen_fonts.sh`` unpacks, which no network saw. For
+used 100 to 115), in the fonts ``tools/unseen_fonts.sh`` unpacks, which no network saw; a deck
+named ``cartoon:5`` or ``ornamental:9`` has that seed's index and the pictures of that style
+(``crib_pi.vision.synth.art``: thick outlines and characters, or gold frames and lattices). For
 each film, and in total, it prints:
 
 - cards laid, and how many were named (laid on the board) or asked about (a question on
@@ -49,7 +51,10 @@ from crib_pi.session.table import TableSession
 from crib_pi.session.tracker import CardLaid, Tracker
 from crib_pi.simulate import random_game
 from crib_pi.store import GameLog
+from crib_pi.vision.synth.art import ARTS
 
+#: Six decks of plain pictures, then a cartoon and an ornamental one.
+DECKS = ["7", "11", "23", "31", "47", "2024", "cartoon:5", "ornamental:9"]
 FPS = 10
 SECOND = 10  # frames
 STABLE = 3
@@ -86,11 +91,12 @@ class Tally:
             setattr(self, name, getattr(self, name) + value)
 
 
-def one_film(players: int, seed: int, zoom: float, out: Path) -> Tally:
+def one_film(players: int, spec: str, zoom: float, out: Path) -> Tally:
     from crib_pi.vision.recognizer import Recognizer
-    from crib_pi.vision.synth.drawn import drawn_decks
+    from crib_pi.vision.synth.drawn import drawn_deck, font_paths, random_style
 
-    (deck,) = drawn_decks(np.random.default_rng(seed), 1)
+    art, seed = _deck_spec(spec)
+    deck = drawn_deck(random_style(np.random.default_rng(seed), font_paths()), spec, art)
     options = GameOptions(players=players, target=121, dealer=0)
     _, actions = random_game(options, seed=seed, known=False)
     ends = [i for i, a in enumerate(actions) if isinstance(a, Crib)]
@@ -175,6 +181,12 @@ def _time_calls(owner: object, name: str, into: list[float], *, box_at: int | No
     setattr(owner, name, timed)
 
 
+def _deck_spec(spec: str) -> tuple[str, int]:
+    """``"7"`` -> ("plain", 7); ``"cartoon:5"`` -> ("cartoon", 5)."""
+    art, _, seed = spec.rpartition(":")
+    return art or "plain", int(seed)
+
+
 def _median(values: list[float]) -> float:
     return statistics.median(values) if values else 0.0
 
@@ -196,20 +208,27 @@ def _was_put(event: CardLaid, settled: list[dict[str, object]], mat: Mat, frame:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--players", type=int, nargs="+", choices=[2, 3, 4], default=[2, 3, 4])
-    parser.add_argument("--decks", type=int, nargs="+", default=[7, 11, 23, 31, 47, 2024])
+    parser.add_argument("--decks", nargs="+", default=DECKS, metavar="[ART:]SEED")
     parser.add_argument("--zoom", type=float, default=0.85)
     args = parser.parse_args()
-    if any(100 <= s <= 115 for s in args.decks):
-        parser.error("--decks: 100 to 115 drew the training's decks; choose others")
+    for spec in args.decks:
+        try:
+            art, seed = _deck_spec(spec)
+        except ValueError:
+            parser.error(f"--decks {spec}: not a seed, nor ART:SEED")
+        if art not in ARTS:
+            parser.error(f"--decks {spec}: art {art!r} is not one of {', '.join(ARTS)}")
+        if 100 <= seed <= 115:
+            parser.error(f"--decks {spec}: 100 to 115 drew the training's decks; choose others")
     cv2.setNumThreads(1)
     total = Tally()
     for players in args.players:
-        for seed in args.decks:
+        for spec in args.decks:
             with tempfile.TemporaryDirectory() as tmp:
-                t = one_film(players, seed, args.zoom, Path(tmp))
+                t = one_film(players, spec, args.zoom, Path(tmp))
             total.add(t)
             print(
-                f"{players} players, drawn:{seed}: {t.in_time}/{t.laid} named or asked within "
+                f"{players} players, drawn:{spec}: {t.in_time}/{t.laid} named or asked within "
                 f"1 s, {t.out_of_line} out of line, {t.wrong} wrong, {t.questions} questions, "
                 f"{t.presses} presses, complete: {bool(t.complete)}"
                 + (f", late: {' '.join(t.late)}" if t.late else ""),

@@ -100,3 +100,34 @@ def test_drawn_decks_print_their_index_where_their_boxes_say() -> None:
             assert np.abs(tl.astype(int) - br.astype(int)).mean() < 2
             measured = index_boxes(face)  # the measuring the rendered decks get agrees
             assert measured is not None and abs(measured[0][1] - ry0) < 4
+
+
+@pytest.mark.parametrize("art", ["cartoon", "ornamental"])
+def test_cartoon_and_ornamental_decks_draw_their_pictures_round_a_bare_index(art: str) -> None:
+    pytest.importorskip("PIL")
+    from crib_pi.vision.synth.drawn import drawn_deck, font_paths, random_style
+
+    if not font_paths():
+        pytest.skip("no fonts installed (Debian's fonts-dejavu-core and others)")
+    style = random_style(np.random.default_rng(5), font_paths())
+    plain, drawn = drawn_deck(style, "plain"), drawn_deck(style, "x", art)
+    assert drawn.boxes == plain.boxes  # the index is where the plain deck prints it
+    for i in (0, 6, 9, 10, 12, 25, 38, 51):  # aces, numbers and courts of each suit
+        face, boxes = drawn.faces[i], drawn.boxes[i]
+        assert boxes is not None
+        h, w = face.shape[:2]
+        (rx0, ry0, rx1, _), (sx0, _, sx1, sy1) = boxes
+        x0, y0 = int(min(rx0, sx0)), int(ry0)
+        x1, y1 = int(max(rx1, sx1)) + 1, int(sy1) + 1
+        corner = face[y0:y1, x0:x1, :3].astype(int)
+        assert np.abs(corner - plain.faces[i][y0:y1, x0:x1, :3].astype(int)).max() <= 2
+        # the bottom-right index is the top-left one turned half round, art and all
+        br = np.rot90(face[h - y1 : h - y0, w - x1 : w - x0, :3], 2).astype(int)
+        assert np.abs(corner - br).mean() < 2
+        body = (slice(int(0.2 * h), int(0.8 * h)), slice(int(0.3 * w), int(0.7 * w)))
+        changed = np.abs(face[body][..., :3].astype(int) - plain.faces[i][body][..., :3]).max(
+            axis=2
+        )
+        assert (changed > 40).mean() > 0.03  # the pictures are not the plain deck's
+    with pytest.raises(ValueError, match="watercolour"):
+        drawn_deck(style, "x", "watercolour")

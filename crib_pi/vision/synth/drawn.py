@@ -22,6 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from crib_pi.vision.synth.art import ARTS, body, face_frame, lay_pips
 from crib_pi.vision.synth.decks import Deck
 from crib_pi.vision.synth.faces import Box
 
@@ -116,11 +117,14 @@ def random_style(rng: Rng, fonts: list[Path]) -> Style:
     )
 
 
-def drawn_deck(style: Style, name: str) -> Deck:
-    """The 52 faces of a style, with their index boxes, and a plain back."""
+def drawn_deck(style: Style, name: str, art: str = "plain") -> Deck:
+    """The 52 faces of a style, with their index boxes, and a plain back; ``art`` is the
+    pictures' style (``art.ARTS``)."""
+    if art not in ARTS:
+        raise ValueError(f"art {art!r}: not one of {', '.join(ARTS)}")
     faces, boxes = [], []
     for i in range(52):
-        face, box = _face(style, i % 13 + 1, SUITS[i // 13])
+        face, box = _face(style, i % 13 + 1, SUITS[i // 13], art)
         faces.append(face)
         boxes.append(box)
     back = faces[0].copy()
@@ -133,7 +137,9 @@ def _rank_text(style: Style, rank: int) -> str:
     return {1: a, 11: j, 12: q, 13: k}.get(rank, str(rank))
 
 
-def _face(style: Style, rank: int, suit: str) -> tuple[np.ndarray, tuple[Box, Box]]:
+def _face(
+    style: Style, rank: int, suit: str, art: str = "plain"
+) -> tuple[np.ndarray, tuple[Box, Box]]:
     """One BGRA face and its top-left index's (rank box, suit box)."""
     from PIL import Image, ImageDraw, ImageFont
 
@@ -158,11 +164,13 @@ def _face(style: Style, rank: int, suit: str) -> tuple[np.ndarray, tuple[Box, Bo
     cx = (rank_box[0] + rank_box[2]) / 2
     sy = rank_box[3] + style.gap * (rank_box[3] - rank_box[1])
     suit_box = _pip(img, style, suit, cx, sy, suit_h, colour)
+    # the frame keeps 1% of the width clear of the index
+    face_frame(ImageDraw.Draw(img), art, w, h, min(*suit_box[:2], *rank_box[:2]) - 0.01 * w)
     # The bottom-right index: the top-left corner turned half round, cut before the body.
     cw = int(min(0.4 * w, max(rank_box[2], suit_box[2]) + 0.02 * w))
     ch = int(min(0.42 * h, suit_box[3] + 0.03 * h))
     corner = np.rot90(np.asarray(img)[:ch, :cw], 2).copy()
-    _body(img, style, rank, suit, colour, cw + 0.02 * w)
+    _body(img, style, rank, suit, colour, cw + 0.02 * w, art)
     arr = np.asarray(img)[:, :, ::-1].copy()  # BGR
     arr[h - ch :, w - cw :] = corner[:, :, ::-1]
     alpha = _rounded(w, h)
@@ -229,36 +237,33 @@ def _shape(d, suit: str, n: int, round_: float) -> None:  # type: ignore[no-unty
     d.polygon([(n / 2, n * 0.4), (n / 2 - n * 0.14, n - 1), (n / 2 + n * 0.14, n - 1)], 255)
 
 
-def _body(img, style: Style, rank: int, suit: str, colour, left: float) -> None:  # type: ignore[no-untyped-def]
+def _body(img, style: Style, rank: int, suit: str, colour, left: float, art: str) -> None:  # type: ignore[no-untyped-def]
     """The middle of the face, right of ``left``: pips for a number card, a framed picture
-    for a court."""
+    for a court; or the pictures of ``art``."""
     from PIL import ImageDraw
 
     w, h = img.size
     x0 = max(0.27 * w, left)
-    x1, y0, y1 = w - x0, 0.1 * h, 0.9 * h
-    if rank > 10:
-        draw = ImageDraw.Draw(img)
-        rng = np.random.default_rng(rank * 7 + SUITS.index(suit))
-        draw.rectangle([x0, y0, x1, y1], outline=colour, width=2)
-        for _ in range(9):
-            cx, cy = rng.uniform(x0 + 8, x1 - 8), rng.uniform(y0 + 8, y1 - 8)
-            rr = rng.uniform(6, 22)
-            fill = tuple(int(v) for v in rng.integers(30, 230, 3))
-            draw.ellipse([cx - rr, cy - rr, cx + rr, cy + rr], fill=fill)
+    box = (x0, 0.1 * h, w - x0, 0.9 * h)
+
+    def pip(cx: float, top: float, size: float) -> None:
+        _pip(img, style, suit, cx, top, size, colour)
+
+    if art != "plain":
+        body(img, art, rank, suit, colour, box, pip)
         return
-    n = rank
-    cols = 1 if n <= 3 else (2 if n <= 8 else 3)
-    per = int(np.ceil(n / cols))
-    size = 0.13 * h if n > 1 else 0.3 * h
-    k = 0
-    for c in range(cols):
-        count = min(per, n - k)
-        cx = x0 + (x1 - x0) * (c + 0.5) / cols
-        for j in range(count):
-            cy = y0 + (y1 - y0) * (j + 0.5) / count - size / 2
-            _pip(img, style, suit, cx, cy, size * 0.7, colour)
-            k += 1
+    if rank <= 10:
+        lay_pips(rank, box, pip)
+        return
+    x0, y0, x1, y1 = box
+    draw = ImageDraw.Draw(img)
+    rng = np.random.default_rng(rank * 7 + SUITS.index(suit))
+    draw.rectangle([x0, y0, x1, y1], outline=colour, width=2)
+    for _ in range(9):
+        cx, cy = rng.uniform(x0 + 8, x1 - 8), rng.uniform(y0 + 8, y1 - 8)
+        rr = rng.uniform(6, 22)
+        fill = tuple(int(v) for v in rng.integers(30, 230, 3))
+        draw.ellipse([cx - rr, cy - rr, cx + rr, cy + rr], fill=fill)
 
 
 def _rounded(w: int, h: int) -> np.ndarray:
