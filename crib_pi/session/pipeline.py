@@ -5,7 +5,9 @@ reads are placed on the mat by the centre of their index corner. With a card fin
 (``crib_pi.vision.finder``; ``find=True``) what is on the mat is decided by presence, not by
 reads: a read counts only at the corner of a card found on the mat (a picture of a card, on a
 card back, a box or a poster, is no card), and a card found and not read is reported as an
-unsure sighting with no candidates, so that the table asks about it rather than miss it.
+unsure sighting with no candidates, so that the table asks about it rather than miss it. A
+sure read made on a card while it lands or in its first second must agree with the pips on its
+face (``crib_pi.vision.pips``), else it is asked about.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from crib_pi.mat import PX_PER_MM, Mat
 from crib_pi.session.locate import MatLocator
 from crib_pi.session.tracker import Sighting, Tracker, TrackEvent
 from crib_pi.vision.finder import CardFinder, FoundCard
+from crib_pi.vision.pips import agrees, count_pips, upright
 
 Point = tuple[float, float]
 REREAD = 10
@@ -35,6 +38,13 @@ READ_AROUND_MM = 20
 index of the card below, just beside the new one, may be covered now); the others stand."""
 CROP_MM = 15
 """The picture read reaches this much further, so that every index kept lies whole in it."""
+PIP_LOOKS = 3
+"""Looks at a found card's pips while it lies uncovered; the most pips seen stand (a hand
+over the card hides some, never adds one)."""
+PIP_FRAMES = 10
+"""The pips are looked at in this many frames after their card landed, and witness the cards
+read on it then: a card first read at its corner later may be one laid over it that the
+finder missed."""
 
 
 class Read(Protocol):
@@ -100,6 +110,8 @@ class FramePipeline:
         self._reading: Reading | None = None
         self._since_whole = 0  # frames since the whole frame was read
         self._spots: dict[int, Point] = {}  # found card -> where its first unsure read was
+        self._pips: dict[int, list[int | None]] = {}  # found card -> pips counted on it
+        self._pip_reads: dict[int, set[Card]] = {}  # found card -> cards read on it in time
 
     def sightings(self, frame: npt.NDArray[Any]) -> list[Sighting]:
         """What is on the mat in this frame (nothing before the mat has been found)."""
@@ -135,6 +147,10 @@ class FramePipeline:
                         out.append(Sighting(None, zone.name, (x, y), guess))
                     continue
                 hosted.add(host.id)  # -1: a card still landing
+                if card is not None and _alone(index, self.finder.cards, host):
+                    pips = self._pips_on(host, card, frame, homography)
+                    if not agrees(card.rank, pips):  # the face says otherwise: ask
+                        candidates, card = _witnessed(card, pips), None
                 if card is None and host.id >= 0:  # either index of it: one question
                     x, y = self._spots.setdefault(host.id, (x, y))
             out.append(Sighting(card, zone.name if zone else None, (x, y), candidates))
@@ -142,7 +158,35 @@ class FramePipeline:
         if self.finder is not None:
             on_mat = {c.id for c in self.finder.cards}
             self._spots = {i: p for i, p in self._spots.items() if i in on_mat}
+            self._pips = {i: p for i, p in self._pips.items() if i in on_mat}
+            self._pip_reads = {i: r for i, r in self._pip_reads.items() if i in on_mat}
         return out + self._unread()
+
+    def _pips_on(
+        self,
+        found: FoundCard,
+        card: Card,
+        frame: npt.NDArray[Any],
+        homography: npt.NDArray[np.float64],
+    ) -> int | None:
+        """The most pips counted on a found card (``crib_pi.vision.pips``) in its first
+        ``PIP_LOOKS`` looks while no card found later lies over it, nor anything landing or
+        passing, in the ``PIP_FRAMES`` after it landed; None where none were, and for a read
+        of ``card`` first made on it after those frames. A card still landing gets one look
+        a frame."""
+        assert self.finder is not None
+        if found.id < 0:  # still landing: one look now (the tracker may lay it before found)
+            return count_pips(upright(frame, _in_frame(found, homography)))
+        looks = self._pips.setdefault(found.id, [])
+        read = self._pip_reads.setdefault(found.id, set())
+        if self.finder.frame - found.landed > PIP_FRAMES:
+            if card not in read:
+                return None
+        else:
+            read.add(card)
+            if len(looks) < PIP_LOOKS and not _covered(found, self.finder.cards, self.finder.busy):
+                looks.append(count_pips(upright(frame, _in_frame(found, homography))))
+        return max((n for n in looks if n is not None), default=None)
 
     def _read(self, frame: npt.NDArray[Any], homography: npt.NDArray[np.float64]) -> Reading:
         """The whole frame's reads; or, where the finder saw cards land or leave, the reads
@@ -241,3 +285,52 @@ def _image_box(
     if x1 - x0 < 2 or y1 - y0 < 2:
         return None
     return int(x0), int(y0), int(x1), int(y1)
+
+
+def _alone(index: npt.NDArray[np.float64], cards: Sequence[FoundCard], host: FoundCard) -> bool:
+    """Whether ``host`` alone lies under an index (mat pixels): where a card found under it
+    lies there too (a card in a row and the next laid over it a little off), the index may be
+    either's, and the pips of the one that hosts it witness nothing."""
+    x, y = (float(v) for v in index.mean(axis=0))
+    under = int(host.id < 0)  # a card still landing is not among those found
+    for card in cards:
+        quad = np.asarray(card.quad, np.float32)
+        under += cv2.pointPolygonTest(quad, (x, y), True) >= -2 * PX_PER_MM
+    return under == 1
+
+
+def _in_frame(found: FoundCard, homography: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """A found card's outline in frame pixels (4 x 2)."""
+    quad = np.asarray(found.quad, np.float64).reshape(-1, 1, 2)
+    return np.asarray(
+        cv2.perspectiveTransform(quad, np.linalg.inv(homography)), np.float64
+    ).reshape(4, 2)
+
+
+def _covered(
+    found: FoundCard, cards: Sequence[FoundCard], busy: Sequence[npt.NDArray[np.float64]]
+) -> bool:
+    """Whether a card found after ``found``, or something landing or passing (``busy``, but
+    for ``found`` itself), lies over part of it (3% of it or more)."""
+    quad = np.asarray(found.quad, np.float32)
+    ids = [c.id for c in cards]
+    later = cards[ids.index(found.id) + 1 :] if found.id in ids else []  # found later: on top
+    area = cv2.contourArea(quad)
+    others = [np.asarray(c.quad, np.float32) for c in later] + [
+        np.asarray(b, np.float32)
+        for b in busy
+        if np.shape(b) != quad.shape or np.abs(np.asarray(b) - quad).max() > 4 * PX_PER_MM
+    ]
+    for other in others:
+        common, _ = cv2.intersectConvexConvex(quad, other)
+        if common > 0.03 * area:
+            return True
+    return False
+
+
+def _witnessed(card: Card, pips: int | None) -> tuple[Card, ...]:
+    """A question's candidates where a read and the pips disagree: the read, then the card
+    of as many pips in its suit."""
+    if pips is None or not 2 <= pips <= 10:
+        return (card,)
+    return (card, Card(pips, card.suit))

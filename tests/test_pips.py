@@ -1,0 +1,116 @@
+"""The pips as a second witness (``crib_pi.vision.pips``): a read the face contradicts is a
+question, never a card laid."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from crib_pi.actions import Crib, GameOptions, Play
+from crib_pi.cards import Card
+from crib_pi.mat import Mat
+from crib_pi.session import pipeline as pipeline_module
+from crib_pi.session.filmstrip import TruthReader, film, read_settled
+from crib_pi.session.pipeline import FramePipeline
+from crib_pi.session.table import TableSession
+from crib_pi.session.tracker import CardLaid, CardUnsure, Tracker
+from crib_pi.simulate import random_game
+from crib_pi.store import GameLog
+from crib_pi.vision.pips import agrees, count_pips, face_size, upright
+
+OPTIONS = GameOptions(players=2, target=61, dealer=0)
+SEED = 5
+
+
+def _deck() -> Any:
+    pytest.importorskip("PIL")
+    from crib_pi.vision.synth.drawn import drawn_deck, font_paths, random_style
+
+    if not font_paths():
+        pytest.skip("no fonts installed (Debian's fonts-dejavu-core and others)")
+    return drawn_deck(random_style(np.random.default_rng(SEED), font_paths()), "plain")
+
+
+def test_the_pips_of_a_number_card_are_counted_and_a_court_shows_no_set() -> None:
+    deck = _deck()
+    w, h = face_size()
+    for i, face in enumerate(deck.faces[:13]):  # the clubs
+        rank = i + 1
+        bgr = np.ascontiguousarray(face[:, :, :3])
+        fh, fw = bgr.shape[:2]
+        turned = np.rot90(bgr).copy()  # lying on its side: ``upright`` turns it back
+        quad = [(0, fw), (0, 0), (fh, 0), (fh, fw)]  # its corners, a short side first
+        pips = count_pips(upright(turned, quad))
+        assert upright(turned, quad).shape[:2] == (h, w)
+        if 4 <= rank <= 8:
+            assert pips == rank, (rank, pips)
+        assert agrees(rank, pips), (rank, pips)
+    assert not agrees(11, 8) and not agrees(3, 8) and not agrees(8, 3) and agrees(8, None)
+
+
+@dataclass(frozen=True)
+class _Reading:
+    cards: tuple[Any, ...]
+    uncertain: tuple[Any, ...] = ()
+
+
+class MisReader:
+    """The film's truth, but for one card, read for sure as another (``as_``) at both its
+    corners: the mistake an index network made on an ornamental deck (an 8 read as a J)."""
+
+    every_frame = True
+
+    def __init__(self, truth: Path, card: Card, as_: Card) -> None:
+        self.truth, self.card, self.as_ = TruthReader(truth), card, as_
+
+    def read(self, bgr: Any) -> _Reading:
+        reads = self.truth.read(bgr).cards
+        return _Reading(
+            tuple(replace(r, card=self.as_) if r.card == self.card else r for r in reads)
+        )
+
+
+@pytest.fixture(scope="module")
+def drawn_deal(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Any], Any]:
+    deck = _deck()
+    _, actions = random_game(OPTIONS, seed=SEED, known=False)
+    end = next(i for i, a in enumerate(actions) if isinstance(a, Crib))
+    out = tmp_path_factory.mktemp("pips")
+    film(OPTIONS, actions[: end + 1], lambda c: deck.faces[c.index], out, seed=SEED, zoom=0.85)
+    return out, actions[: end + 1], deck
+
+
+@pytest.mark.parametrize("looks", [pipeline_module.PIP_LOOKS, 0])
+def test_a_sure_read_the_pips_contradict_is_asked_about_never_laid(
+    drawn_deal: tuple[Path, list[Any], Any], looks: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no look at the pips (``looks`` 0) the same film lays the wrong card."""
+    out, script, _ = drawn_deal
+    monkeypatch.setattr(pipeline_module, "PIP_LOOKS", looks)
+    play = next(a for a in script if isinstance(a, Play) and 4 <= a.card.rank <= 8)
+    wrong = Card(11, play.card.suit)
+    settled = {s["card"]: int(s["frame"]) for s in read_settled(out) if not s["again"]}
+    table = TableSession(OPTIONS, GameLog(None), Tracker(stable=3))
+    pipeline = FramePipeline(
+        Mat(2), MisReader(out / "truth.jsonl", play.card, wrong), table.tracker,
+        find=True,
+    )  # fmt: skip
+    laid, asked = [], []
+    for number, path in enumerate(sorted((out / "frames").iterdir())):
+        for event in pipeline.process(cv2.imread(str(path))):
+            if isinstance(event, CardLaid):
+                laid.append(event.card)
+            elif isinstance(event, CardUnsure) and wrong in event.candidates:
+                asked.append((number, event.candidates))
+    if looks == 0:
+        assert wrong in laid
+        return
+    assert wrong not in laid
+    first, candidates = asked[0]
+    assert candidates == (wrong, play.card)  # the read first, then what the pips say
+    assert first - settled[str(play.card)] <= 10  # within a second of landing
