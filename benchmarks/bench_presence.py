@@ -79,6 +79,7 @@ class Tally:
     finder_ms: list[float] = field(default_factory=list)
     part_ms: list[float] = field(default_factory=list)
     whole_ms: list[float] = field(default_factory=list)
+    corner_ms: list[float] = field(default_factory=list)  # a found card read at its corners
     unread_ms: list[float] = field(default_factory=list)
     latency_s: list[float] = field(default_factory=list)
     reads: int = 0
@@ -114,6 +115,7 @@ def one_film(players: int, spec: str, zoom: float, out: Path) -> Tally:
     _time_calls(pipeline.finder, "update", t.finder_ms)
     _time_calls(pipeline.recognizer, "read_region", t.part_ms, box_at=1)
     _time_calls(pipeline.recognizer, "read", t.whole_ms)
+    _time_calls(pipeline.recognizer, "read_card", t.corner_ms)
     named: dict[tuple[str, str], list[int]] = {}  # (card, zone) -> frames laid on the board
     asked: list[tuple[int, str]] = []  # frame, zone of each question open
     frames = sorted((out / "frames").iterdir())
@@ -253,8 +255,9 @@ def main() -> int:
         f"where it goes (medians): markers {_median(total.markers_ms):.1f} ms, finder "
         f"{_median(total.finder_ms):.1f} ms (90th percentile "
         f"{np.percentile(total.finder_ms or [0], 90):.1f}), a part read "
-        f"{_median(total.part_ms):.1f} ms, a whole read {_median(total.whole_ms):.1f} ms; "
-        f"a frame with no read {_median(total.unread_ms):.1f} ms"
+        f"{_median(total.part_ms):.1f} ms, a whole read {_median(total.whole_ms):.1f} ms, "
+        f"a card read at its corners {_median(total.corner_ms):.1f} ms ({len(total.corner_ms)} "
+        f"times); a frame with no read {_median(total.unread_ms):.1f} ms"
     )
     lat = total.latency_s or [0.0]
     print(f"card to board: median {statistics.median(lat):.2f} s, slowest {max(lat):.2f} s")

@@ -5,15 +5,17 @@ reads are placed on the mat by the centre of their index corner. With a card fin
 (``crib_pi.vision.finder``; ``find=True``) what is on the mat is decided by presence, not by
 reads: a read counts only at the corner of a card found on the mat (a picture of a card, on a
 card back, a box or a poster, is no card), and a card found and not read is reported as an
-unsure sighting with no candidates, so that the table asks about it rather than miss it. A
-sure read made on a card while it lands or in its first second must agree with the pips on its
-face (``crib_pi.vision.pips``), else it is asked about.
+unsure sighting with no candidates, so that the table asks about it rather than miss it;
+before that, in its first second, it is read at its own corners (``crib_pi.vision.corner``),
+where an index the frame's reader misses is often read. A sure read made on a card while it
+lands or in its first second must agree with the pips on its face (``crib_pi.vision.pips``),
+else it is asked about.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -26,6 +28,7 @@ from crib_pi.mat import PX_PER_MM, Mat
 from crib_pi.session.locate import MatLocator
 from crib_pi.session.tracker import Sighting, Tracker, TrackEvent
 from crib_pi.vision.finder import CardFinder, FoundCard
+from crib_pi.vision.patches import colourless
 from crib_pi.vision.pips import agrees, count_pips, upright
 
 Point = tuple[float, float]
@@ -38,6 +41,10 @@ READ_AROUND_MM = 20
 index of the card below, just beside the new one, may be covered now); the others stand."""
 CROP_MM = 15
 """The picture read reaches this much further, so that every index kept lies whole in it."""
+CORNER_FRAMES = 10
+"""A card found and not read is read at its own corners (``crib_pi.vision.corner``) in this
+many frames after it landed, while nothing lies over it; after them a card still unread is
+face down, or its question has been asked."""
 PIP_LOOKS = 3
 """Looks at a found card's pips while it lies uncovered; the most pips seen stand (a hand
 over the card hides some, never adds one)."""
@@ -104,12 +111,17 @@ class FramePipeline:
         self.frames = 0
         self.frames_without_mat = 0
         self.read_frames: Counter[int] = Counter()  # found card -> frames an index was read on it
+        self.named_frames: Counter[int] = Counter()  # ... and frames it was named
+        self.corner_frames: Counter[int] = Counter()  # ... by a read at its own corners
         self.dropped = 0  # reads on no found card's corner (pictures of cards, hands, ...)
         self.reads = 0  # frames read by the recognizer (the others kept the last frame's)
         self.part_reads = 0  # of those, frames read only round what landed or left
+        self.corner_reads = 0  # found cards read at their own corners
         self._reading: Reading | None = None
         self._since_whole = 0  # frames since the whole frame was read
         self._spots: dict[int, Point] = {}  # found card -> where its first unsure read was
+        self._names: dict[int, Card] = {}  # found card -> the card it was last named
+        self._corners: dict[int, Reading] = {}  # found card -> its corners' read that named it
         self._pips: dict[int, list[int | None]] = {}  # found card -> pips counted on it
         self._pip_reads: dict[int, set[Card]] = {}  # found card -> cards read on it in time
 
@@ -127,40 +139,102 @@ class FramePipeline:
             self.reads += 1
         # else nothing came or went: the last frame's reads stand
         self._since_whole += 1
-        reading = self._reading
-        reads: list[tuple[Card | None, tuple[Card, ...], Sequence[Point]]] = [
-            (r.card, (), r.corners) for r in reading.cards
-        ] + [(None, u.candidates, u.corners) for u in reading.uncertain]
-        out, hosted = [], set()
-        for card, candidates, corners in reads:
-            index = self.locator.to_mat(np.asarray(corners, np.float64))
-            x, y = (float(v) for v in index.mean(axis=0))
-            zone = self.mat.zone_at(x, y)
-            if self.finder is not None:
-                host = self.finder.host(index)
-                if host is None:
-                    self.dropped += 1
-                    if self.finder.unaccounted(index) and zone is not None:
-                        # no card found accounts for it: the finder missed it (or a phone
-                        # shows one): asked about, the read first, never laid
-                        guess = (card,) if card is not None else candidates
-                        out.append(Sighting(None, zone.name, (x, y), guess))
-                    continue
-                hosted.add(host.id)  # -1: a card still landing
-                if card is not None and _alone(index, self.finder.cards, host):
-                    pips = self._pips_on(host, card, frame, homography)
-                    if not agrees(card.rank, pips):  # the face says otherwise: ask
-                        candidates, card = _witnessed(card, pips), None
-                if card is None and host.id >= 0:  # either index of it: one question
-                    x, y = self._spots.setdefault(host.id, (x, y))
-            out.append(Sighting(card, zone.name if zone else None, (x, y), candidates))
-        self.read_frames.update(hosted)
+        seen = [self._sight(*read, None, frame, homography) for read in _listed(self._reading)]
+        for found in self._to_read_at_corner(_named(seen)):  # not named: read where it lies
+            read = self._corners.get(found.id) or self._corner_read(frame, homography, found)
+            # only a card named counts: an unsure read there leaves the card unread, asked
+            # about as such, as where it is not read at all
+            sure = [
+                self._sight(r.card, (), r.corners, found, frame, homography) for r in read.cards
+            ]
+            sure = [(s, h) for s, h in sure if s is not None and s.card is not None]
+            if sure:  # kept while it lies uncovered, as a still mat's reads are
+                self._corners[found.id] = read
+            self.corner_frames.update({h for _, h in sure if h is not None})
+            seen += sure
+        self._names.update(_named(seen))
+        seen = [(self._as_named(sighting, h), h) for sighting, h in seen]
+        out = [sighting for sighting, _ in seen if sighting is not None]
+        self.read_frames.update({h for _, h in seen if h is not None})
+        self.named_frames.update(_named(seen).keys())
         if self.finder is not None:
             on_mat = {c.id for c in self.finder.cards}
             self._spots = {i: p for i, p in self._spots.items() if i in on_mat}
+            self._names = {i: c for i, c in self._names.items() if i in on_mat}
+            self._corners = {i: r for i, r in self._corners.items() if i in on_mat}
             self._pips = {i: p for i, p in self._pips.items() if i in on_mat}
             self._pip_reads = {i: r for i, r in self._pip_reads.items() if i in on_mat}
-        return out + self._unread()
+        return out + self._unread(_named(seen))
+
+    def _sight(
+        self,
+        card: Card | None,
+        candidates: tuple[Card, ...],
+        corners: Sequence[Point],
+        host: FoundCard | None,
+        frame: npt.NDArray[Any],
+        homography: npt.NDArray[np.float64],
+    ) -> tuple[Sighting | None, int | None]:
+        """One read as a sighting, placed on the mat by its index, and the found card that
+        hosts it (``host``, or the one the finder finds there; -1: one still landing),
+        witnessed by its pips. A read no found card hosts is hosted by None: asked about
+        where no card found accounts for it, else dropped (no sighting)."""
+        index = self.locator.to_mat(np.asarray(corners, np.float64))
+        x, y = (float(v) for v in index.mean(axis=0))
+        zone = self.mat.zone_at(x, y)
+        if self.finder is None:
+            return Sighting(card, zone.name if zone else None, (x, y), candidates), None
+        host = host or self.finder.host(index)
+        if host is None:
+            self.dropped += 1
+            if zone is None or not self.finder.unaccounted(index):
+                return None, None
+            # no card found accounts for it: the finder missed it (or a phone shows one):
+            # asked about, the read first, never laid
+            guess = (card,) if card is not None else candidates
+            return Sighting(None, zone.name, (x, y), guess), None
+        if card is not None and _alone(index, self.finder.cards, host):
+            pips = self._pips_on(host, card, frame, homography)
+            if not agrees(card.rank, pips):  # the face says otherwise: ask
+                candidates, card = _witnessed(card, pips), None
+        if card is None and host.id >= 0:  # either index of it: one question
+            x, y = self._spots.setdefault(host.id, (x, y))
+        return Sighting(card, zone.name if zone else None, (x, y), candidates), host.id
+
+    def _as_named(self, sighting: Sighting | None, host: int | None) -> Sighting | None:
+        """An unsure read on a found card named for sure before, leading with that card, is
+        its other index: that card (two looks agree; no card not read for sure comes of it)."""
+        name = None if host is None else self._names.get(host)
+        if sighting is None or sighting.card is not None or name is None:
+            return sighting
+        if not sighting.candidates or sighting.candidates[0] != name:
+            return sighting
+        return Sighting(name, sighting.zone, sighting.centre)
+
+    def _to_read_at_corner(self, named: Collection[int]) -> list[FoundCard]:
+        """Found cards to read at their own corners this frame: not ``named`` by this frame's
+        reads, nor in as many frames as laying a card takes, landed within ``CORNER_FRAMES``,
+        with nothing over them."""
+        finder = self.finder
+        if finder is None or getattr(self.recognizer, "read_card", None) is None:
+            return []
+        return [
+            c
+            for c in finder.cards
+            if c.id not in named
+            and self.named_frames[c.id] < self.tracker.stable
+            and finder.frame - c.landed <= CORNER_FRAMES
+            and not _covered(c, finder.cards, finder.busy)
+        ]
+
+    def _corner_read(
+        self, frame: npt.NDArray[Any], homography: npt.NDArray[np.float64], found: FoundCard
+    ) -> Reading:
+        """The indices read at a found card's corners, the card warped upright first."""
+        self.corner_reads += 1
+        read_card = getattr(self.recognizer, "read_card")  # noqa: B009 (not in the protocol)
+        read: Reading = read_card(frame, _in_frame(found, homography), colourless(frame))
+        return read
 
     def _pips_on(
         self,
@@ -230,21 +304,24 @@ class FramePipeline:
             return False
         return self.finder.still and self._since_whole < REREAD
 
-    def _unread(self) -> list[Sighting]:
+    def _unread(self, named: Collection[int]) -> list[Sighting]:
         """Cards found on the mat that no index has been read on in as many frames as the
         tracker needs to lay a card (one read in passing, of the card below or of a hand, does
-        not make a card read): unsure, with no guess, and ``glimpsed`` after such a read
-        (the tracker then gives a sure read longer to come)."""
+        not make a card read), but for those ``named`` in this frame: unsure, with no guess,
+        and ``glimpsed`` after such a read in the frame (the tracker then gives a sure read
+        longer to come; a card named at its own corners, where it lies, was no read in
+        passing)."""
         if self.finder is None:
             return []
         out = []
         for found in self.finder.cards:
             read = self.read_frames[found.id]
-            if read >= self.tracker.stable:
+            if read >= self.tracker.stable or found.id in named:
                 continue
+            glimpsed = read > self.corner_frames[found.id]
             zone = self.mat.zone_at(*found.centre, margin_mm=0)
             if zone is not None:
-                out.append(Sighting(None, zone.name, found.centre, (), True, found.id, read > 0))
+                out.append(Sighting(None, zone.name, found.centre, (), True, found.id, glimpsed))
         return out
 
     @property
@@ -266,6 +343,22 @@ class Reads:
 
     cards: tuple[SureRead, ...]
     uncertain: tuple[UnsureRead, ...]
+
+
+def _named(seen: Sequence[tuple[Sighting | None, int | None]]) -> dict[int, Card]:
+    """The found cards named by sightings (``FramePipeline._sight``), and the card each."""
+    return {
+        h: sighting.card
+        for sighting, h in seen
+        if sighting is not None and sighting.card is not None and h is not None and h >= 0
+    }
+
+
+def _listed(reading: Reading) -> list[tuple[Card | None, tuple[Card, ...], Sequence[Point]]]:
+    """A reading's reads as (card or None, candidates, index corners), the sure ones first."""
+    return [(r.card, (), r.corners) for r in reading.cards] + [
+        (None, u.candidates, u.corners) for u in reading.uncertain
+    ]
 
 
 def _image_box(

@@ -7,9 +7,11 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from crib_pi.vision.candidates import front_end
 from crib_pi.vision.classifier import Classifier
+from crib_pi.vision.corner import to_frame, upright_card
 from crib_pi.vision.decide import decide
 from crib_pi.vision.image_file import load_image
 from crib_pi.vision.paper import PaperRegions
@@ -67,6 +69,19 @@ class Recognizer:
         if enlarge == 1 and (x0, y0) == (0, 0):
             return found
         return _moved(found, enlarge, (x0, y0))
+
+    def read_card(self, bgr: np.ndarray, quad: npt.ArrayLike, grey: bool) -> Recognition:
+        """The indices read at the corners of the card whose outline is ``quad`` (frame
+        pixels), the card warped upright first (``corner``); their corners in frame pixels.
+        ``grey``: the frame has no colour (``patches.colourless`` of the whole frame)."""
+        view = upright_card(bgr, quad)
+        frames, patches, pyr = front_end(view)
+        scores = self.classifier.score(
+            patches, lambda idx: extract_wide(pyr, frames.take(idx)), grey
+        )
+        if self.profile is not None:
+            scores = self.profile.adjust(scores)
+        return to_frame(decide(frames, scores, PaperRegions(view)), quad)
 
 
 def _moved(found: Recognition, factor: float, origin: tuple[int, int]) -> Recognition:
