@@ -140,8 +140,13 @@ class FramePipeline:
         # else nothing came or went: the last frame's reads stand
         self._since_whole += 1
         seen = [self._sight(*read, None, frame, homography) for read in _listed(self._reading)]
+        grey: bool | None = None  # the frame's greyness, judged once if a corner is read
         for found in self._to_read_at_corner(_named(seen)):  # not named: read where it lies
-            read = self._corners.get(found.id) or self._corner_read(frame, homography, found)
+            read = self._corners.get(found.id)
+            if read is None:
+                if grey is None:
+                    grey = colourless(frame)
+                read = self._corner_read(frame, homography, found, grey)
             # only a card named counts: an unsure read there leaves the card unread, asked
             # about as such, as where it is not read at all
             sure = [
@@ -156,7 +161,8 @@ class FramePipeline:
         seen = [(self._as_named(sighting, h), h) for sighting, h in seen]
         out = [sighting for sighting, _ in seen if sighting is not None]
         self.read_frames.update({h for _, h in seen if h is not None})
-        self.named_frames.update(_named(seen).keys())
+        named = _named(seen)
+        self.named_frames.update(named.keys())
         if self.finder is not None:
             on_mat = {c.id for c in self.finder.cards}
             self._spots = {i: p for i, p in self._spots.items() if i in on_mat}
@@ -164,7 +170,7 @@ class FramePipeline:
             self._corners = {i: r for i, r in self._corners.items() if i in on_mat}
             self._pips = {i: p for i, p in self._pips.items() if i in on_mat}
             self._pip_reads = {i: r for i, r in self._pip_reads.items() if i in on_mat}
-        return out + self._unread(_named(seen))
+        return out + self._unread(named)
 
     def _sight(
         self,
@@ -228,12 +234,17 @@ class FramePipeline:
         ]
 
     def _corner_read(
-        self, frame: npt.NDArray[Any], homography: npt.NDArray[np.float64], found: FoundCard
+        self,
+        frame: npt.NDArray[Any],
+        homography: npt.NDArray[np.float64],
+        found: FoundCard,
+        grey: bool,
     ) -> Reading:
-        """The indices read at a found card's corners, the card warped upright first."""
+        """The indices read at a found card's corners, the card warped upright first
+        (``grey``: the frame has no colour)."""
         self.corner_reads += 1
         read_card = getattr(self.recognizer, "read_card")  # noqa: B009 (not in the protocol)
-        read: Reading = read_card(frame, _in_frame(found, homography), colourless(frame))
+        read: Reading = read_card(frame, _in_frame(found, homography), grey)
         return read
 
     def _pips_on(
@@ -370,8 +381,7 @@ def _image_box(
     """The frame's pixel box (x0, y0, x1, y1) round the mat's box ``lo``-``hi`` (mat pixels);
     None where it is not in the picture."""
     corners = np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]])
-    seen = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), np.linalg.inv(homography))
-    seen = seen.reshape(-1, 2)
+    seen = _to_frame(corners, homography)
     h, w = shape[:2]
     x0, y0 = np.clip(np.floor(seen.min(axis=0)).astype(int), 0, [w, h])
     x1, y1 = np.clip(np.ceil(seen.max(axis=0)).astype(int) + 1, 0, [w, h])
@@ -394,10 +404,14 @@ def _alone(index: npt.NDArray[np.float64], cards: Sequence[FoundCard], host: Fou
 
 def _in_frame(found: FoundCard, homography: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """A found card's outline in frame pixels (4 x 2)."""
-    quad = np.asarray(found.quad, np.float64).reshape(-1, 1, 2)
-    return np.asarray(
-        cv2.perspectiveTransform(quad, np.linalg.inv(homography)), np.float64
-    ).reshape(4, 2)
+    return _to_frame(found.quad, homography)
+
+
+def _to_frame(points: npt.ArrayLike, homography: npt.NDArray[np.float64]) -> npt.NDArray[Any]:
+    """Mat pixels to frame pixels (N x 2): ``homography`` maps the frame onto the mat."""
+    pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+    seen = cv2.perspectiveTransform(pts, np.linalg.inv(homography))
+    return np.asarray(seen, np.float64).reshape(-1, 2)
 
 
 def _covered(

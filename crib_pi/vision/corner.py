@@ -33,14 +33,17 @@ CORNER_MM = (16.0, 28.0)
 UPRIGHT_COS = 0.8
 
 
-def card_view(quad: npt.ArrayLike) -> tuple[npt.NDArray[np.float64], tuple[int, int]]:
+def card_view(
+    quad: npt.ArrayLike, px_per_mm: float = PX_PER_MM, margin_mm: float = MARGIN_MM
+) -> tuple[npt.NDArray[np.float64], tuple[int, int]]:
     """The homography from the upright view's pixels to the frame's, and the view's size, for
-    a card whose outline is ``quad`` (4 x 2 frame pixels, in order round it)."""
+    a card whose outline is ``quad`` (4 x 2 frame pixels, in order round it), seen at
+    ``px_per_mm`` with ``margin_mm`` round it."""
     q = np.asarray(quad, np.float64).reshape(4, 2)
     if np.linalg.norm(q[1] - q[0]) > np.linalg.norm(q[2] - q[1]):
         q = np.roll(q, -1, axis=0)  # start at a short side: the card's long side down
-    m = MARGIN_MM * PX_PER_MM
-    w, h = CARD_MM[0] * PX_PER_MM, CARD_MM[1] * PX_PER_MM
+    m = margin_mm * px_per_mm
+    w, h = CARD_MM[0] * px_per_mm, CARD_MM[1] * px_per_mm
     rect = np.array([[m, m], [w + m, m], [w + m, h + m], [m, h + m]], np.float64)
     to_frame = cv2.getPerspectiveTransform(rect.astype(np.float32), q.astype(np.float32))
     return np.asarray(to_frame, np.float64), (round(w + 2 * m), round(h + 2 * m))

@@ -21,8 +21,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-#: The card's size (mm) and the scale the face is looked at.
-CARD_MM = (63.0, 88.0)
+from crib_pi.vision.corner import CARD_MM, card_view
+
+#: The scale the face is looked at (the card is ``corner.CARD_MM``).
 PX_PER_MM = 2.0
 #: Shapes this tall (mm) may be pips: a small 10's pips to an ace's big one.
 PIP_MM = (3.0, 22.0)
@@ -42,13 +43,9 @@ def face_size() -> tuple[int, int]:
 def upright(frame: npt.NDArray[Any], quad: npt.ArrayLike) -> npt.NDArray[np.uint8]:
     """The card whose outline is ``quad`` (4 x 2 frame pixels, in order round it) warped
     upright to ``face_size()``: its long side down the picture."""
-    q = np.asarray(quad, np.float32).reshape(4, 2)
-    if np.linalg.norm(q[1] - q[0]) > np.linalg.norm(q[2] - q[1]):
-        q = np.roll(q, -1, axis=0)  # start at a short side
-    w, h = face_size()
-    rect = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    m = cv2.getPerspectiveTransform(q, rect)
-    return np.asarray(cv2.warpPerspective(frame, m, (w, h), flags=cv2.INTER_AREA))
+    to_frame, size = card_view(quad, PX_PER_MM, margin_mm=0)
+    flags = cv2.INTER_AREA | cv2.WARP_INVERSE_MAP
+    return np.asarray(cv2.warpPerspective(frame, to_frame, size, flags=flags))
 
 
 def count_pips(face: npt.NDArray[Any]) -> int | None:

@@ -59,13 +59,7 @@ class Recognizer:
             bgr = bgr[y0:y1, x0:x1]
         if enlarge > 1:
             bgr = cv2.resize(bgr, None, fx=enlarge, fy=enlarge, interpolation=cv2.INTER_CUBIC)
-        frames, patches, pyr = front_end(bgr)
-        scores = self.classifier.score(
-            patches, lambda idx: extract_wide(pyr, frames.take(idx)), grey
-        )
-        if self.profile is not None:
-            scores = self.profile.adjust(scores)
-        found = decide(frames, scores, PaperRegions(bgr))
+        found = self._read_image(bgr, grey)
         if enlarge == 1 and (x0, y0) == (0, 0):
             return found
         return _moved(found, enlarge, (x0, y0))
@@ -74,14 +68,17 @@ class Recognizer:
         """The indices read at the corners of the card whose outline is ``quad`` (frame
         pixels), the card warped upright first (``corner``); their corners in frame pixels.
         ``grey``: the frame has no colour (``patches.colourless`` of the whole frame)."""
-        view = upright_card(bgr, quad)
-        frames, patches, pyr = front_end(view)
+        return to_frame(self._read_image(upright_card(bgr, quad), grey), quad)
+
+    def _read_image(self, bgr: np.ndarray, grey: bool) -> Recognition:
+        """The cards read in a BGR image as it is: candidates, networks, profile, decision."""
+        frames, patches, pyr = front_end(bgr)
         scores = self.classifier.score(
             patches, lambda idx: extract_wide(pyr, frames.take(idx)), grey
         )
         if self.profile is not None:
             scores = self.profile.adjust(scores)
-        return to_frame(decide(frames, scores, PaperRegions(view)), quad)
+        return decide(frames, scores, PaperRegions(bgr))
 
 
 def _moved(found: Recognition, factor: float, origin: tuple[int, int]) -> Recognition:
