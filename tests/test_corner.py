@@ -144,3 +144,36 @@ def test_an_unsure_read_on_a_card_named_before_is_its_other_index() -> None:
     assert pipeline._as_named(other, 4) == other  # leading with another card: still asked
     assert pipeline._as_named(unsure, 5) == unsure  # on another card
     assert pipeline._as_named(unsure, None) == unsure
+
+
+@dataclass(frozen=True)
+class _Unsure:
+    candidates: tuple[Card, ...]
+    corners: tuple[Any, ...]
+
+
+class UnsureCornerReader(BlindReader):
+    """As ``BlindReader``, but every read at a card's corners is unsure: the card, then
+    another (a thin index read at 0.6)."""
+
+    def read_card(self, bgr: Any, quad: Any, grey: bool) -> Any:
+        read = self.networks.read_card(bgr, quad, grey)
+        guesses = [((r.card, Card(r.card.rank % 13 + 1, "S")), r.corners) for r in read.cards]
+        return _Reading((), tuple(_Unsure(*guess) for guess in guesses))
+
+
+def test_a_card_unsure_at_its_corners_is_asked_about_with_that_guess_first(
+    drawn_deal: tuple[Path, list[Any]],
+) -> None:
+    out, script = drawn_deal
+    play = next(a for a in script if isinstance(a, Play))
+    table = TableSession(OPTIONS, GameLog(None), Tracker(stable=3))
+    reader = UnsureCornerReader(out / "truth.jsonl", play.card)
+    pipeline = FramePipeline(Mat(2), reader, table.tracker, find=True)
+    asked: list[CardUnsure] = []
+    for path in sorted((out / "frames").iterdir()):
+        for event in pipeline.process(cv2.imread(str(path))):
+            assert not (isinstance(event, CardLaid) and event.card == play.card)  # never sure
+            if isinstance(event, CardUnsure) and event.zone == f"player {play.player}":
+                asked.append(event)
+    assert any(e.unread and e.candidates[:1] == (play.card,) for e in asked)

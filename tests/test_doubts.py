@@ -249,3 +249,32 @@ def test_a_restart_keeps_the_doubts() -> None:
     assert again.restore(json.loads(json.dumps(t.state())))
     assert again.crib_interrupted and again.crib_cards == [C("10C")]
     assert again.question is not None and not again.question.read_answers
+
+
+# -- (h) a card found and not read offers what its corner's unsure read saw ----------------
+
+
+def test_a_card_found_unread_offers_its_corner_guesses_first_then_any_card() -> None:
+    t = table()
+    play(t, DEAL[:2])  # 10S, 5D: player 1 to play
+    guessed = CardUnsure((C("4C"), C("4S")), "player 1", (0, 0), unread=True)
+    t.on_track(guessed)
+    q = t.question
+    assert q is not None and q.unread and "not read" in q.text
+    assert q.stage == "pick" and q.actions == [Play(1, C("4C")), Play(1, C("4S"))]
+    t.on_track(CardLaid(C("4C"), "player 1", (0, 0)))  # a read later is a card laid after it
+    assert t.question is q and len(t.game.records) < 5
+    t.on_press(Press("go", 1))  # 4S, then every other card by rank
+    t.on_press(Press("go", 1))
+    assert q.stage == "rank"
+    t = table()
+    play(t, DEAL[:2])
+    t.on_track(CardUnsure((), "player 1", (0, 0), unread=True))  # no guess: by rank at once
+    assert t.question is not None and t.question.stage == "rank"
+
+
+def test_an_unread_card_s_guess_of_a_card_already_played_is_not_offered() -> None:
+    t = table()
+    play(t, DEAL[:2])
+    t.on_track(CardUnsure((C("10S"), C("4C")), "player 1", (0, 0), unread=True))
+    assert t.question is not None and t.question.actions == [Play(1, C("4C"))]

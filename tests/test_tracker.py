@@ -188,3 +188,14 @@ def test_a_card_found_unread_is_asked_about_before_a_card_read_later_is_laid() -
         CardUnsure((), "player 0", (300, 300), unread=True),
         CardLaid(FIVE, "player 1", (900, 300)),
     ]
+
+
+def test_a_card_found_unread_is_asked_even_where_its_guess_is_a_card_laid_there() -> None:
+    """An unsure read at a found card's corner that names the card below it (laid right there)
+    is a guess, not that card: the card was found anew, so it is still asked about."""
+    t = Tracker(stable=3)
+    assert run(t, [[seen(FIVE, "player 0", (300, 300))]] * 3) == [
+        CardLaid(FIVE, "player 0", (300, 300))
+    ]
+    guess = Sighting(None, "player 0", (310, 300), (FIVE, TEN_S), True, 7)
+    assert run(t, [[guess]] * 3) == [CardUnsure((FIVE, TEN_S), "player 0", (310, 300), unread=True)]

@@ -5,9 +5,10 @@ reads are placed on the mat by the centre of their index corner. With a card fin
 (``crib_pi.vision.finder``; ``find=True``) what is on the mat is decided by presence, not by
 reads: a read counts only at the corner of a card found on the mat (a picture of a card, on a
 card back, a box or a poster, is no card), and a card found and not read is reported as an
-unsure sighting with no candidates, so that the table asks about it rather than miss it;
-before that, in its first second, it is read at its own corners (``crib_pi.vision.corner``),
-where an index the frame's reader misses is often read. A sure read made on a card while it
+unsure sighting, so that the table asks about it rather than miss it; before that, in its
+first second, it is read at its own corners (``crib_pi.vision.corner``), where an index the
+frame's reader misses is often read (and an unsure read there gives the question its first
+choices). A sure read made on a card while it
 lands or in its first second must agree with the pips on its face (``crib_pi.vision.pips``),
 else it is asked about.
 """
@@ -122,6 +123,7 @@ class FramePipeline:
         self._spots: dict[int, Point] = {}  # found card -> where its first unsure read was
         self._names: dict[int, Card] = {}  # found card -> the card it was last named
         self._corners: dict[int, Reading] = {}  # found card -> its corners' read that named it
+        self._guesses: dict[int, tuple[Card, ...]] = {}  # ... unsure there: its candidates
         self._pips: dict[int, list[int | None]] = {}  # found card -> pips counted on it
         self._pip_reads: dict[int, set[Card]] = {}  # found card -> cards read on it in time
 
@@ -155,6 +157,8 @@ class FramePipeline:
             sure = [(s, h) for s, h in sure if s is not None and s.card is not None]
             if sure:  # kept while it lies uncovered, as a still mat's reads are
                 self._corners[found.id] = read
+            elif read.uncertain:  # offered first if the card is asked about as unread
+                self._guesses[found.id] = _candidates(read.uncertain)
             self.corner_frames.update({h for _, h in sure if h is not None})
             seen += sure
         self._names.update(_named(seen))
@@ -168,6 +172,7 @@ class FramePipeline:
             self._spots = {i: p for i, p in self._spots.items() if i in on_mat}
             self._names = {i: c for i, c in self._names.items() if i in on_mat}
             self._corners = {i: r for i, r in self._corners.items() if i in on_mat}
+            self._guesses = {i: g for i, g in self._guesses.items() if i in on_mat}
             self._pips = {i: p for i, p in self._pips.items() if i in on_mat}
             self._pip_reads = {i: r for i, r in self._pip_reads.items() if i in on_mat}
         return out + self._unread(named)
@@ -332,7 +337,8 @@ class FramePipeline:
             glimpsed = read > self.corner_frames[found.id]
             zone = self.mat.zone_at(*found.centre, margin_mm=0)
             if zone is not None:
-                out.append(Sighting(None, zone.name, found.centre, (), True, found.id, glimpsed))
+                guess = self._guesses.get(found.id, ())
+                out.append(Sighting(None, zone.name, found.centre, guess, True, found.id, glimpsed))
         return out
 
     @property
@@ -363,6 +369,11 @@ def _named(seen: Sequence[tuple[Sighting | None, int | None]]) -> dict[int, Card
         for sighting, h in seen
         if sighting is not None and sighting.card is not None and h is not None and h >= 0
     }
+
+
+def _candidates(reads: Sequence[UnsureRead]) -> tuple[Card, ...]:
+    """The candidates of unsure reads of one card (its two corners), each once, in order."""
+    return tuple(dict.fromkeys(c for read in reads for c in read.candidates))
 
 
 def _listed(reading: Reading) -> list[tuple[Card | None, tuple[Card, ...], Sequence[Point]]]:

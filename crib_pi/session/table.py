@@ -714,7 +714,8 @@ class TableSession:
             text = _("a card laid in {zone} was not read: which is it?").format(
                 zone=zone_words(zone, self.options.names)
             )
-            self._ask(text, [], zone, None, self._choices(EVERY_CARD, zone))
+            guesses = self._choices(event.candidates, zone)  # an unsure read at its corner
+            self._ask(text, guesses, zone, None, self._choices(EVERY_CARD, zone))
             if self.question is not None:
                 self.question.unread = True
             return

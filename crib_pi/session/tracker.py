@@ -315,8 +315,9 @@ class Tracker:
         self._contested = [s for s in self._contested if s.missing < self.stable]
 
     def _is_laid_card(self, spot: _Unsure) -> bool:
-        """An uncertain spot led by a card laid right there in its zone is that card."""
-        if not spot.candidates:
+        """An uncertain spot led by a card laid right there in its zone is that card (but
+        not a card found as a card, its own guesses notwithstanding: it is a new card)."""
+        if not spot.candidates or spot.unread:
             return False
         lead = spot.candidates[0]
         places = self._laid_at.get(lead, [])
