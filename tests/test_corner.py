@@ -3,7 +3,7 @@ the whole-frame reader never finds is read where the card finder says it lies.""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -177,3 +177,40 @@ def test_a_card_unsure_at_its_corners_is_asked_about_with_that_guess_first(
             if isinstance(event, CardUnsure) and event.zone == f"player {play.player}":
                 asked.append(event)
     assert any(e.unread and e.candidates[:1] == (play.card,) for e in asked)
+
+
+class MisreadReader(BlindReader):
+    """The film's truth, but one card read in the whole frame as ``misread``, sure (a club's
+    lobes read as a spade's); its corners are read by the networks."""
+
+    def __init__(self, truth: Path, card: Card, misread: Card) -> None:
+        super().__init__(truth, card)
+        self.misread = misread
+
+    def read(self, bgr: Any) -> _Reading:
+        reads = self.truth.read(bgr).cards
+        return _Reading(
+            tuple(replace(r, card=self.misread) if r.card == self.card else r for r in reads)
+        )
+
+
+def test_a_card_misread_in_the_frame_is_asked_about_when_its_corners_say_otherwise(
+    drawn_deal: tuple[Path, list[Any]],
+) -> None:
+    out, script = drawn_deal
+    play = next(a for a in script if isinstance(a, Play))
+    dealt = {Card.parse(s["card"]) for s in read_settled(out)}
+    misread = next(Card(play.card.rank, s) for s in "SCHD" if Card(play.card.rank, s) not in dealt)
+    table = TableSession(OPTIONS, GameLog(None), Tracker(stable=3))
+    reader = MisreadReader(out / "truth.jsonl", play.card, misread)
+    pipeline = FramePipeline(Mat(2), reader, table.tracker, find=True)
+    laid: set[Card] = set()
+    asked: list[CardUnsure] = []
+    for path in sorted((out / "frames").iterdir()):
+        for event in pipeline.process(cv2.imread(str(path))):
+            if isinstance(event, CardLaid):
+                laid.add(event.card)
+            elif isinstance(event, CardUnsure) and event.zone == f"player {play.player}":
+                asked.append(event)
+    assert misread not in laid and play.card not in laid
+    assert any(e.candidates[:2] == (play.card, misread) for e in asked)

@@ -126,6 +126,10 @@ class FramePipeline:
         self._guesses: dict[int, tuple[Card, ...]] = {}  # ... unsure there: its candidates
         self._pips: dict[int, list[int | None]] = {}  # found card -> pips counted on it
         self._pip_reads: dict[int, set[Card]] = {}  # found card -> cards read on it in time
+        self._looks: dict[int, Reading] = {}  # found card -> its corners read, as it landed
+        self._landing_looks: dict[tuple[float, ...], Reading] = {}  # this frame's, landing
+        self._disputed: dict[int, tuple[Card, ...]] = {}  # found card -> what two looks saw
+        self._grey: bool | None = None  # this frame's greyness, judged once if needed
 
     def sightings(self, frame: npt.NDArray[Any]) -> list[Sighting]:
         """What is on the mat in this frame (nothing before the mat has been found)."""
@@ -141,14 +145,10 @@ class FramePipeline:
             self.reads += 1
         # else nothing came or went: the last frame's reads stand
         self._since_whole += 1
+        self._grey, self._landing_looks = None, {}
         seen = [self._sight(*read, None, frame, homography) for read in _listed(self._reading)]
-        grey: bool | None = None  # the frame's greyness, judged once if a corner is read
         for found in self._to_read_at_corner(_named(seen)):  # not named: read where it lies
-            read = self._corners.get(found.id)
-            if read is None:
-                if grey is None:
-                    grey = colourless(frame)
-                read = self._corner_read(frame, homography, found, grey)
+            read = self._corners.get(found.id) or self._corner_read(frame, homography, found)
             # only a card named counts: an unsure read there leaves the card unread, asked
             # about as such, as where it is not read at all
             sure = [
@@ -175,6 +175,8 @@ class FramePipeline:
             self._guesses = {i: g for i, g in self._guesses.items() if i in on_mat}
             self._pips = {i: p for i, p in self._pips.items() if i in on_mat}
             self._pip_reads = {i: r for i, r in self._pip_reads.items() if i in on_mat}
+            self._looks = {i: r for i, r in self._looks.items() if i in on_mat}
+            self._disputed = {i: d for i, d in self._disputed.items() if i in on_mat}
         return out + self._unread(named)
 
     def _sight(
@@ -204,10 +206,16 @@ class FramePipeline:
             # asked about, the read first, never laid
             guess = (card,) if card is not None else candidates
             return Sighting(None, zone.name, (x, y), guess), None
+        if card is not None and host.id in self._disputed:  # two looks disagreed: ask
+            candidates, card = self._disputed[host.id], None
         if card is not None and _alone(index, self.finder.cards, host):
             pips = self._pips_on(host, card, frame, homography)
             if not agrees(card.rank, pips):  # the face says otherwise: ask
                 candidates, card = _witnessed(card, pips), None
+            elif other := self._corners_say(host, card, frame, homography):
+                candidates, card = (other, card), None  # its corners, read upright, differ
+                if host.id >= 0:
+                    self._disputed[host.id] = candidates
         if card is None and host.id >= 0:  # either index of it: one question
             x, y = self._spots.setdefault(host.id, (x, y))
         return Sighting(card, zone.name if zone else None, (x, y), candidates), host.id
@@ -239,18 +247,49 @@ class FramePipeline:
         ]
 
     def _corner_read(
+        self, frame: npt.NDArray[Any], homography: npt.NDArray[np.float64], found: FoundCard
+    ) -> Reading:
+        """The indices read at a found card's corners, the card warped upright first."""
+        self.corner_reads += 1
+        if self._grey is None:
+            self._grey = colourless(frame)
+        read_card = getattr(self.recognizer, "read_card")  # noqa: B009 (not in the protocol)
+        read: Reading = read_card(frame, _in_frame(found, homography), self._grey)
+        return read
+
+    def _corners_say(
         self,
+        found: FoundCard,
+        card: Card,
         frame: npt.NDArray[Any],
         homography: npt.NDArray[np.float64],
-        found: FoundCard,
-        grey: bool,
-    ) -> Reading:
-        """The indices read at a found card's corners, the card warped upright first
-        (``grey``: the frame has no colour)."""
-        self.corner_reads += 1
-        read_card = getattr(self.recognizer, "read_card")  # noqa: B009 (not in the protocol)
-        read: Reading = read_card(frame, _in_frame(found, homography), grey)
-        return read
+    ) -> Card | None:
+        """Another card that a read at a found card's own corners names (sure, or where none
+        is sure, the lead of an unsure one), where the frame's reader named it ``card``
+        before it was ever named; None where they agree or the corners read nothing. The
+        corners are read once, the first time nothing lies over the card in the
+        ``PIP_FRAMES`` after it landed (a card still landing: once a frame), so a misread in
+        the frame (a club's three lobes read as a spade's) is asked about rather than laid."""
+        finder = self.finder
+        assert finder is not None
+        if getattr(self.recognizer, "read_card", None) is None or found.id in self._names:
+            return None
+        if found.id < 0:
+            key = tuple(v for point in found.quad for v in point)
+            look = self._landing_looks.get(key)
+            if look is None:
+                look = self._landing_looks[key] = self._corner_read(frame, homography, found)
+        else:
+            look = self._looks.get(found.id)
+            if look is None:
+                if finder.frame - found.landed > PIP_FRAMES:
+                    return None
+                if _covered(found, finder.cards, finder.busy):
+                    return None
+                look = self._looks[found.id] = self._corner_read(frame, homography, found)
+        named = [r.card for r in look.cards]
+        named = named or [u.candidates[0] for u in look.uncertain if u.candidates]
+        return None if not named or card in named else named[0]
 
     def _pips_on(
         self,
