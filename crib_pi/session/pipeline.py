@@ -8,9 +8,9 @@ card back, a box or a poster, is no card), and a card found and not read is repo
 unsure sighting, so that the table asks about it rather than miss it; before that, in its
 first second, it is read at its own corners (``crib_pi.vision.corner``), where an index the
 frame's reader misses is often read (and an unsure read there gives the question its first
-choices). A sure read made on a card while it
-lands or in its first second must agree with the pips on its face (``crib_pi.vision.pips``),
-else it is asked about.
+choices). A sure read made on a card while it lands or in its first second must agree with
+the pips on its face (``crib_pi.vision.pips``) and with its corners read upright, else it is
+asked about.
 """
 
 from __future__ import annotations
