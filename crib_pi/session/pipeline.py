@@ -362,10 +362,10 @@ class FramePipeline:
     def _unread(self, named: Collection[int]) -> list[Sighting]:
         """Cards found on the mat that no index has been read on in as many frames as the
         tracker needs to lay a card (one read in passing, of the card below or of a hand, does
-        not make a card read), but for those ``named`` in this frame: unsure, with no guess,
-        and ``glimpsed`` after such a read in the frame (the tracker then gives a sure read
-        longer to come; a card named at its own corners, where it lies, was no read in
-        passing)."""
+        not make a card read), but for those ``named`` in this frame: unsure, guessed as an
+        unsure read at its corners guessed it (else no guess), and ``glimpsed`` after such a
+        read in the frame (the tracker then gives a sure read longer to come; a card named
+        at its own corners, where it lies, was no read in passing)."""
         if self.finder is None:
             return []
         out = []
