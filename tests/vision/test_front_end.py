@@ -190,3 +190,26 @@ def test_a_tall_single_glyph_is_not_split() -> None:
     cv2.putText(img, "1", (90, 120), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (0, 0, 0), 2)
     g = find_glyphs(ink_map(img), 1.0)
     assert len(g.centers) == 1
+
+
+@pytest.mark.parametrize("share", [0.05, 0.3, 0.5, 0.8])
+def test_components_are_labelled_as_opencv_labels_them_in_32_bits(share: float) -> None:
+    from crib_pi.vision.glyphs import _components
+
+    mask = ((np.random.default_rng(3).random((240, 320)) < share) * 255).astype(np.uint8)
+    n, labels, stats, cents = _components(mask)
+    n32, labels32, stats32, cents32 = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    assert labels.dtype == np.uint16  # far fewer than 65,535 components: the quicker labels
+    assert n == n32
+    assert np.array_equal(labels, labels32) and np.array_equal(stats, stats32)
+    assert np.array_equal(cents, cents32)
+
+
+def test_more_components_than_16_bits_hold_are_labelled_in_32() -> None:
+    from crib_pi.vision.glyphs import _components
+
+    mask = np.zeros((720, 1280), np.uint8)
+    mask[::2, ::2] = 255  # 230,400 single pixels, none touching another
+    n, labels, stats, _ = _components(mask)
+    assert n == 230_401 and labels.dtype == np.int32
+    assert labels[718, 1278] == 230_400 and stats[1:, 4].max() == 1
