@@ -243,7 +243,7 @@ class CardFinder:
         self.reference = np.where(self._unknown[:, :, None] > 0, self._print, now)
         self._empty = self.reference.copy()
         k = np.ones((2 * SCALE + 1, 2 * SCALE + 1), np.uint8)
-        self._print_ink = cv2.erode(_channel_min(self._print), k) < INK
+        self._print_ink = _under(cv2.erode(_channel_min(self._print), k), INK)
 
     def _adopt(self, now: Image) -> None:
         """Unknown places that now show the print join the reference as they look now."""
@@ -265,14 +265,14 @@ class CardFinder:
         for card in self._cards:  # a card found there leaves as a card (``_remove_gone``):
             # the print showing where it lay is what tells that it is gone
             cv2.fillConvexPoly(showing, np.round(card.quad - shift).astype(np.int32), 0)
-        back = showing > 0
-        if not back.any():
+        if not cv2.countNonZero(showing):
             return  # the reference (and its blur) as it was
         assert self._empty is not None
-        np.copyto(self.reference[box], now[box], where=back[:, :, None])
+        _paste(self.reference[box], now[box], showing)
         self._soft_reference = None
-        np.copyto(self._empty[box], now[box], where=back[:, :, None])
-        self._unknown[box][back] = 0
+        _paste(self._empty[box], now[box], showing)
+        unknown = self._unknown[box]
+        unknown[...] = cv2.subtract(unknown, showing)  # showing lies within the unknown
 
     def _unlike_print(self, now: Image, box: Any = np.s_[:, :]) -> Image:
         """Where ``now`` (the ``box`` of the mat) is not the mat's print: both blurred a
@@ -336,15 +336,16 @@ class CardFinder:
         # card: an edge of the card below, lying just beside the new card's, would make the
         # new card's patch wider than a card
         self._moved = changed.copy()
-        brighter = cv2.subtract(_channel_min(now), _channel_min(self.reference)) > CHANGED
-        changed[brighter] = 0
+        least = _channel_min(now)
+        brighter = _over(cv2.subtract(least, _channel_min(self.reference)), CHANGED)
+        changed = cv2.subtract(changed, brighter)  # 1 - 1 is 0, 0 - 1 stays 0
         if (
             self._unknown is not None and self._print_ink is not None and self._unknown.any()
         ):  # the print as reference there:
             # its lines, drawn a pixel apart by the camera, are no change where they show
             k = np.ones((2 * SCALE + 1, 2 * SCALE + 1), np.uint8)
-            ink_now = cv2.erode(_channel_min(now), k) < INK
-            changed[(self._unknown > 0) & self._print_ink & ink_now] = 0
+            ink_now = _under(cv2.erode(least, k), INK)
+            changed = cv2.subtract(changed, self._unknown & self._print_ink & ink_now)
         return changed
 
     # -- cards that left ---------------------------------------------------------------
@@ -380,7 +381,7 @@ class CardFinder:
             if card.gone_frames >= CONFIRM:  # what it leaves is no card landing on it
                 leaves = [q for q in shapes if not _own(q, card.quad, LEFT)]
                 visible = self._visible_mask(i, leaves) > 0
-                self.reference[y0:y1, x0:x1][visible] = now[y0:y1, x0:x1][visible]
+                _paste(self.reference[y0:y1, x0:x1], now[y0:y1, x0:x1], visible)
                 self._reblur(card.box)
                 self._left.append(card.quad)
                 del self._cards[i]
@@ -501,7 +502,7 @@ class CardFinder:
             ref = self.reference[y0:y1, x0:x1]
             take = visible & steady & own & (seen != ref).any(axis=2)  # equal pixels: no work
             if take.any():
-                self.reference[y0:y1, x0:x1][take] = seen[take]
+                _paste(self.reference[y0:y1, x0:x1], seen, take)
                 self._reblur(card.box)
 
     def _add(self, quad: Image, now: Image) -> FoundCard:
@@ -515,7 +516,7 @@ class CardFinder:
         mask = cv2.dilate(
             _inside(quad, box).astype(np.uint8), np.ones((2 * RIM + 1, 2 * RIM + 1), np.uint8)
         )
-        self.reference[by0:by1, bx0:bx1][mask > 0] = now[by0:by1, bx0:bx1][mask > 0]
+        _paste(self.reference[by0:by1, bx0:bx1], now[by0:by1, bx0:bx1], mask)
         self._reblur(box)
         to_mat = PX_PER_MM / SCALE
         found = FoundCard(
@@ -678,6 +679,21 @@ def _over(a: Image, level: int) -> Image:
     at a tenth of the time)."""
     out: Image = cv2.threshold(a, level, 1, cv2.THRESH_BINARY)[1]
     return out
+
+
+def _under(a: Image, level: int) -> Image:
+    """1 where a uint8 picture is under ``level``, else 0."""
+    out: Image = cv2.threshold(a, level - 1, 1, cv2.THRESH_BINARY_INV)[1]
+    return out
+
+
+def _paste(dst: Image, src: Image, where: Image) -> None:
+    """Copy ``src`` into ``dst`` (a view of a larger picture) where ``where`` is non-zero
+    (``dst[where] = src[where]`` at a fraction of the time)."""
+    mask = where.view(np.uint8) if where.dtype == np.bool_ else where
+    out = cv2.copyTo(src, mask, dst)
+    if out is not dst:  # the bindings wrote into a copy of a view they could not take as is
+        dst[...] = out
 
 
 def _channel_min(a: Image) -> Image:

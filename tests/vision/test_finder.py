@@ -328,3 +328,20 @@ def test_a_white_card_is_found_when_its_least_box_is_a_pixel_off_its_ink(
     assert sorted((w / SCALE, h / SCALE)) == pytest.approx([63, 88], abs=4)
     monkeypatch.setattr(finder_module, "LEAST_BOXES", 1)
     assert card_shapes(changed) == []
+
+
+def test_paste_copies_where_masked_into_a_view_and_nowhere_else() -> None:
+    """The finder writes into views of its reference picture: ``_paste`` must change the
+    view's masked pixels in the picture itself, as ``dst[where] = src[where]`` does."""
+    rng = np.random.default_rng(3)
+    picture = rng.integers(0, 256, (40, 50, 3), np.uint8)
+    src = rng.integers(0, 256, (20, 30, 3), np.uint8)
+    where = rng.integers(0, 2, (20, 30)).astype(bool)
+    expected = picture.copy()
+    expected[5:25, 10:40][where] = src[where]
+    finder_module._paste(picture[5:25, 10:40], src, where)
+    assert np.array_equal(picture, expected)
+    finder_module._paste(picture[5:25, 10:40], src, where.astype(np.uint8))
+    assert np.array_equal(picture, expected)
+    levels = np.arange(256, dtype=np.uint8).reshape(16, 16)
+    assert np.array_equal(finder_module._under(levels, 160), (levels < 160).astype(np.uint8))
