@@ -345,7 +345,8 @@ class CardFinder:
             # its lines, drawn a pixel apart by the camera, are no change where they show
             k = np.ones((2 * SCALE + 1, 2 * SCALE + 1), np.uint8)
             ink_now = _under(cv2.erode(least, k), INK)
-            changed = cv2.subtract(changed, self._unknown & self._print_ink & ink_now)
+            lines = cv2.bitwise_and(cv2.bitwise_and(self._unknown, self._print_ink), ink_now)
+            changed = cv2.subtract(changed, lines)
         return changed
 
     # -- cards that left ---------------------------------------------------------------
