@@ -360,11 +360,11 @@ class CardFinder:
         for i in range(len(self._cards) - 1, -1, -1):
             card = self._cards[i]
             x0, y0, x1, y1 = card.box
-            visible = self._visible_mask(i, shapes) > 0
             moved = self._moved
             if moved is not None and cv2.countNonZero(moved[y0:y1, x0:x1]) < GONE * TELLING:
                 card.gone_frames = 0  # too little changed anywhere round it (no mask needed)
                 continue
+            visible = self._visible_mask(i, shapes) > 0
             if moved is not None and moved[y0:y1, x0:x1][visible].sum() < GONE * TELLING:
                 card.gone_frames = 0  # too little changed there for it to be gone
                 continue
