@@ -26,6 +26,7 @@ side, so a picture of a card (a card back's design, a box, a poster) is never a 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import cv2
@@ -140,6 +141,21 @@ class FoundCard:
     def centre(self) -> Point:
         q = np.asarray(self.quad)
         return float(q[:, 0].mean()), float(q[:, 1].mean())
+
+    @cached_property
+    def outline_mm(self) -> npt.NDArray[np.float64]:
+        """``quad`` in mm (4 x 2), worked out once: every read on every frame asks which
+        card it lies on."""
+        out = np.asarray(self.quad, np.float64) / PX_PER_MM
+        out.flags.writeable = False
+        return out
+
+    @cached_property
+    def outline_mm32(self) -> npt.NDArray[np.float32]:
+        """``outline_mm`` as OpenCV's point tests take it."""
+        out = self.outline_mm.astype(np.float32)
+        out.flags.writeable = False
+        return out
 
 
 @dataclass(eq=False)
@@ -592,8 +608,7 @@ class CardFinder:
         pts = np.asarray(index, np.float64).reshape(-1, 2) / PX_PER_MM
         x, y = (float(v) for v in pts.mean(axis=0))
         for card in [*self._landing, *self.cards]:
-            quad = (np.asarray(card.quad, np.float64) / PX_PER_MM).astype(np.float32)
-            if cv2.pointPolygonTest(quad, (x, y), True) >= -EDGE_MM:
+            if cv2.pointPolygonTest(card.outline_mm32, (x, y), True) >= -EDGE_MM:
                 return False
         return True
 
@@ -603,7 +618,8 @@ class CardFinder:
             return False
         pts = np.asarray(index, np.float64).reshape(-1, 2) * (SCALE / PX_PER_MM)
         x0, y0, x1, y1 = _box_of(pts, self._moved.shape)
-        return bool(self._moved[y0:y1, x0:x1].mean() > UNSETTLED)
+        part = self._moved[y0:y1, x0:x1]  # 0 or 1: its share of 1s, as its mean
+        return bool(cv2.countNonZero(part) / part.size > UNSETTLED)
 
 
 def card_shapes(changed: Image) -> list[Image]:
@@ -662,10 +678,8 @@ def _shows(visible: Image, was: Image, seen: Image, below: Image) -> bool:
 
 def _channel_diff(a: Image, b: Image) -> Image:
     """The largest of the channels' absolute differences (numpy's reduction over a last axis
-    of three, or its maximum of strided channels, is many times slower than this)."""
-    x, y, z = cv2.split(cv2.absdiff(a, b))
-    out: Image = cv2.max(cv2.max(x, y), z)
-    return out
+    of three is many times slower than this)."""
+    return _across_channels(cv2.max, cv2.absdiff(a, b))
 
 
 def _alike(a: Image, b: Image) -> bool:
@@ -698,8 +712,15 @@ def _paste(dst: Image, src: Image, where: Image) -> None:
 
 
 def _channel_min(a: Image) -> Image:
-    x, y, z = cv2.split(a)
-    out: Image = cv2.min(cv2.min(x, y), z)
+    return _across_channels(cv2.min, a)
+
+
+def _across_channels(pick: Any, a: Image) -> Image:
+    """``pick`` (cv2.max or cv2.min) of a three-channel picture's channels, taken one at a
+    time (cv2.split's three new pictures cost twice as much on the finder's whole mat)."""
+    out: Image = pick(
+        pick(cv2.extractChannel(a, 0), cv2.extractChannel(a, 1)), cv2.extractChannel(a, 2)
+    )
     return out
 
 
@@ -928,13 +949,16 @@ def host(cards: list[FoundCard], index: Any) -> FoundCard | None:
     pts = np.asarray(index, np.float64).reshape(-1, 2) / PX_PER_MM  # mm
     centre = pts.mean(axis=0)
     point = (float(centre[0]), float(centre[1]))
+    depths: dict[int, float] = {}  # by place in ``cards``, each tested once
     for least in (ON_CARD_MM, -EDGE_MM):  # well on a card first; then just off its outline
-        for card in reversed(cards):
-            quad = np.asarray(card.quad, np.float64) / PX_PER_MM
-            depth = cv2.pointPolygonTest(quad.astype(np.float32), point, True)
+        for i in range(len(cards) - 1, -1, -1):
+            card = cards[i]
+            if i not in depths:
+                depths[i] = cv2.pointPolygonTest(card.outline_mm32, point, True)
+            depth = depths[i]
             if depth < least:
                 continue
-            if _at_corner(quad, pts):
+            if _at_corner(card.outline_mm, pts):
                 return card
             if depth > EDGE_MM:
                 return None  # deep inside a card, and not at its corner: a picture, or covered

@@ -343,5 +343,29 @@ def test_paste_copies_where_masked_into_a_view_and_nowhere_else() -> None:
     assert np.array_equal(picture, expected)
     finder_module._paste(picture[5:25, 10:40], src, where.astype(np.uint8))
     assert np.array_equal(picture, expected)
+
+
+def test_the_finders_opencv_shortcuts_say_what_numpy_says() -> None:
+    """Thresholds and per-pixel channel picks, taken on views of larger pictures as the
+    finder takes them."""
+    rng = np.random.default_rng(5)
+    a = rng.integers(0, 256, (40, 50, 3), np.uint8)[5:25, 10:40]
+    b = rng.integers(0, 256, (40, 50, 3), np.uint8)[10:30, 0:30]
+    wide = np.abs(a.astype(np.int16) - b.astype(np.int16)).max(axis=2)
+    assert np.array_equal(finder_module._channel_diff(a, b), wide)
+    assert np.array_equal(finder_module._channel_min(a), a.min(axis=2))
     levels = np.arange(256, dtype=np.uint8).reshape(16, 16)
     assert np.array_equal(finder_module._under(levels, 160), (levels < 160).astype(np.uint8))
+    assert np.array_equal(finder_module._over(levels, 160), (levels > 160).astype(np.uint8))
+
+
+def test_a_found_cards_outline_in_mm_is_its_quad_and_cannot_be_changed() -> None:
+    """Kept once for every read of every frame: no caller may change it under the others."""
+    card = _card(100, 100, 20)
+    assert np.allclose(card.outline_mm * MM, card.quad)
+    assert np.allclose(card.outline_mm32, card.outline_mm)
+    assert card.outline_mm32.dtype == np.float32
+    with pytest.raises(ValueError):
+        card.outline_mm[0, 0] = 0.0
+    with pytest.raises(ValueError):
+        card.outline_mm32[0, 0] = 0.0
