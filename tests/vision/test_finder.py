@@ -357,6 +357,12 @@ def test_the_finders_opencv_shortcuts_say_what_numpy_says() -> None:
     levels = np.arange(256, dtype=np.uint8).reshape(16, 16)
     assert np.array_equal(finder_module._under(levels, 160), (levels < 160).astype(np.uint8))
     assert np.array_equal(finder_module._over(levels, 160), (levels > 160).astype(np.uint8))
+    assert np.array_equal(finder_module._at_least(a, 100), np.maximum(a, 100))
+    for pts in rng.uniform(-30, 80, (50, 4, 2)).astype(np.float32):  # some off the picture
+        x0, y0 = np.clip(np.floor(pts.min(axis=0)).astype(int), 0, [49, 39])
+        x1, y1 = np.clip(np.ceil(pts.max(axis=0)).astype(int) + 1, 1, [50, 40])
+        expected = (x0, y0, max(x1, x0 + 1), max(y1, y0 + 1))
+        assert finder_module._box_of(pts, (40, 50, 3)) == expected
 
 
 def test_a_found_cards_outline_in_mm_is_its_quad_and_cannot_be_changed() -> None:
