@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from crib_pi.mat import HEIGHT, PX_PER_MM, WIDTH, Mat
+from crib_pi.vision.glyphs import across_channels, ink_map
 
 Image = npt.NDArray[Any]
 Point = tuple[float, float]
@@ -260,7 +261,7 @@ class CardFinder:
         self.reference = np.where(self._unknown[:, :, None] > 0, self._print, now)
         self._empty = self.reference.copy()
         k = np.ones((2 * SCALE + 1, 2 * SCALE + 1), np.uint8)
-        self._print_ink = _under(cv2.erode(_channel_min(self._print), k), INK)
+        self._print_ink = _under(cv2.erode(ink_map(self._print), k), INK)
 
     def _adopt(self, now: Image) -> None:
         """Unknown places that now show the print join the reference as they look now."""
@@ -353,8 +354,8 @@ class CardFinder:
         # card: an edge of the card below, lying just beside the new card's, would make the
         # new card's patch wider than a card
         self._moved = changed.copy()
-        least = _channel_min(now)
-        brighter = _over(cv2.subtract(least, _channel_min(self.reference)), CHANGED)
+        least = ink_map(now)
+        brighter = _over(cv2.subtract(least, ink_map(self.reference)), CHANGED)
         changed = cv2.subtract(changed, brighter)  # 1 - 1 is 0, 0 - 1 stays 0
         if (
             self._unknown is not None and self._print_ink is not None and self._unknown.any()
@@ -680,7 +681,7 @@ def _shows(visible: Image, was: Image, seen: Image, below: Image) -> bool:
 def _channel_diff(a: Image, b: Image) -> Image:
     """The largest of the channels' absolute differences (numpy's reduction over a last axis
     of three is many times slower than this)."""
-    return _across_channels(cv2.max, cv2.absdiff(a, b))
+    return across_channels(cv2.max, cv2.absdiff(a, b))
 
 
 def _alike(a: Image, b: Image) -> bool:
@@ -717,19 +718,6 @@ def _paste(dst: Image, src: Image, where: Image) -> None:
     out = cv2.copyTo(src, mask, dst)
     if out is not dst:  # the bindings wrote into a copy of a view they could not take as is
         dst[...] = out
-
-
-def _channel_min(a: Image) -> Image:
-    return _across_channels(cv2.min, a)
-
-
-def _across_channels(pick: Any, a: Image) -> Image:
-    """``pick`` (cv2.max or cv2.min) of a three-channel picture's channels, taken one at a
-    time (cv2.split's three new pictures cost twice as much on the finder's whole mat)."""
-    out: Image = pick(
-        pick(cv2.extractChannel(a, 0), cv2.extractChannel(a, 1)), cv2.extractChannel(a, 2)
-    )
-    return out
 
 
 def _fits(points: Image) -> bool:

@@ -28,6 +28,7 @@ from crib_pi.vision.finder import (
     card_shapes,
     host,
 )
+from crib_pi.vision.glyphs import ink_map
 
 MM = PX_PER_MM
 
@@ -353,7 +354,7 @@ def test_the_finders_opencv_shortcuts_say_what_numpy_says() -> None:
     b = rng.integers(0, 256, (40, 50, 3), np.uint8)[10:30, 0:30]
     wide = np.abs(a.astype(np.int16) - b.astype(np.int16)).max(axis=2)
     assert np.array_equal(finder_module._channel_diff(a, b), wide)
-    assert np.array_equal(finder_module._channel_min(a), a.min(axis=2))
+    assert np.array_equal(ink_map(a), a.min(axis=2))
     levels = np.arange(256, dtype=np.uint8).reshape(16, 16)
     assert np.array_equal(finder_module._under(levels, 160), (levels < 160).astype(np.uint8))
     assert np.array_equal(finder_module._over(levels, 160), (levels > 160).astype(np.uint8))
