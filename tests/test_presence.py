@@ -207,7 +207,8 @@ def test_a_card_read_on_no_card_found_is_asked_about_and_never_laid(
     deal: tuple[Path, list[Action]],
 ) -> None:
     """The finder missed it: its read is not dropped, as a picture on a card found would be,
-    nor laid, as without the finder; the question offers the read first."""
+    nor laid, as without the finder; the question offers the read first, and the answers
+    give the game as played."""
     out, script = deal
     missed = [a for a in script if isinstance(a, Play)][2]
     (centre,) = [s["centre"] for s in read_settled(out) if s["card"] == str(missed.card)]
@@ -222,14 +223,16 @@ def test_a_card_read_on_no_card_found_is_asked_about_and_never_laid(
             assert not (isinstance(event, CardLaid) and event.card == missed.card)
             table.on_track(event)
         q = table.question
-        if q is not None:
+        if q is not None:  # Confirm: the read, offered first (the game below checks it)
             asked.append((q.zone, q.stage, card_of(q.actions[q.index])))
-            assert answer(table, missed.card) == 1  # Confirm: the read, offered first
+            assert answer(table, asked[-1][2]) == 1
         deferred += presses.get(number, [])
         if table.question is None:
             table.on_lines(deferred)
             deferred = []
-    assert asked == [(f"player {missed.player}", "pick", missed.card)]
+    # the card laid over it may be asked about too, the blind finder slower to find it
+    assert asked[0] == (f"player {missed.player}", "pick", missed.card)
+    assert len(asked) <= 2
     assert [r.action for r in table.game.records] == script
 
 

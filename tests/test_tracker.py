@@ -75,11 +75,13 @@ def test_mat_cleared_once() -> None:
     assert run(t, [[], [], [], []]) == [MatCleared()]
 
 
-def test_uncertain_spot_waits_twice_stable_before_asking() -> None:
+def test_an_uncertain_spot_is_asked_about_once_it_lies_still() -> None:
+    """Asked as soon as a card is laid (``stable`` frames), and only once."""
     t = Tracker(stable=3)
     unsure = [seen(None, "player 0", (300, 100), FIVE)]
-    assert run(t, [unsure] * 5) == []
+    assert run(t, [unsure] * 2) == []
     assert run(t, [unsure]) == [CardUnsure((FIVE,), "player 0", (300, 100))]
+    assert run(t, [unsure] * 6) == []
 
 
 def test_a_laid_card_read_uncertain_where_it_lies_asks_nothing() -> None:
@@ -165,21 +167,16 @@ def test_a_card_in_doubt_is_not_laid_from_its_other_index_meanwhile() -> None:
 
 
 def test_a_card_found_with_no_index_read_is_asked_about_as_soon_as_it_lies_still() -> None:
-    """Picked up to look at after half a second, it must have been asked about already; a card
-    with an index read on it in passing waits as an uncertain read does (a sure read may come)."""
+    """Picked up to look at after half a second, it must have been asked about already."""
     t = Tracker(stable=3)
     blind = Sighting(None, "player 0", (300, 300), (), True, 7)
     assert run(t, [[blind]] * 2) == []
     assert run(t, [[blind]]) == [CardUnsure((), "player 0", (300, 300), unread=True)]
-    t = Tracker(stable=3)
-    glimpsed = Sighting(None, "player 0", (300, 300), (), True, 7, glimpsed=True)
-    assert run(t, [[blind], [glimpsed]] + [[blind]] * 3) == []
-    assert run(t, [[blind]]) == [CardUnsure((), "player 0", (300, 300), unread=True)]
 
 
 def test_a_card_found_unread_is_asked_about_before_a_card_read_later_is_laid() -> None:
-    """The unread card came first (a question takes twice as many frames as a lay): it is
-    settled first, so the table does not take the later card out of turn meanwhile."""
+    """The unread card came first: it is asked about first, so the table does not take the
+    later card out of turn meanwhile."""
     t = Tracker(stable=3)
     unread = Sighting(None, "player 0", (300, 300), (), True, 7)
     later = seen(FIVE, "player 1", (900, 300))

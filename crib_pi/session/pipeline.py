@@ -113,7 +113,6 @@ class FramePipeline:
         self.frames_without_mat = 0
         self.read_frames: Counter[int] = Counter()  # found card -> frames an index was read on it
         self.named_frames: Counter[int] = Counter()  # ... and frames it was named
-        self.corner_frames: Counter[int] = Counter()  # ... by a read at its own corners
         self.dropped = 0  # reads on no found card's corner (pictures of cards, hands, ...)
         self.reads = 0  # frames read by the recognizer (the others kept the last frame's)
         self.part_reads = 0  # of those, frames read only round what landed or left
@@ -159,7 +158,6 @@ class FramePipeline:
                 self._corners[found.id] = read
             elif read.uncertain:  # offered first if the card is asked about as unread
                 self._guesses[found.id] = _candidates(read.uncertain)
-            self.corner_frames.update({h for _, h in sure if h is not None})
             seen += sure
         self._names.update(_named(seen))
         seen = [(self._as_named(sighting, h), h) for sighting, h in seen]
@@ -363,9 +361,7 @@ class FramePipeline:
         """Cards found on the mat that no index has been read on in as many frames as the
         tracker needs to lay a card (one read in passing, of the card below or of a hand, does
         not make a card read), but for those ``named`` in this frame: unsure, guessed as an
-        unsure read at its corners guessed it (else no guess), and ``glimpsed`` after such a
-        read in the frame (the tracker then gives a sure read longer to come; a card named
-        at its own corners, where it lies, was no read in passing)."""
+        unsure read at its corners guessed it (else no guess)."""
         if self.finder is None:
             return []
         out = []
@@ -373,11 +369,10 @@ class FramePipeline:
             read = self.read_frames[found.id]
             if read >= self.tracker.stable or found.id in named:
                 continue
-            glimpsed = read > self.corner_frames[found.id]
             zone = self.mat.zone_at(*found.centre, margin_mm=0)
             if zone is not None:
                 guess = self._guesses.get(found.id, ())
-                out.append(Sighting(None, zone.name, found.centre, guess, True, found.id, glimpsed))
+                out.append(Sighting(None, zone.name, found.centre, guess, True, found.id))
         return out
 
     @property

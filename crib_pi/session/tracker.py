@@ -42,7 +42,6 @@ class Sighting:
     candidates: tuple[Card, ...] = ()
     unread: bool = False
     found: int = -1  # with ``unread``: the finder's id of the card
-    glimpsed: bool = False  # with ``unread``: an index was read on it, in too few frames
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +83,6 @@ class _Unsure:
     missing: int = 0
     unread: bool = False
     found: int = -1
-    glimpsed: bool = False
 
 
 @dataclass
@@ -133,7 +131,6 @@ class Tracker:
                     "missing": u.missing,
                     "unread": u.unread,
                     "found": u.found,
-                    "glimpsed": u.glimpsed,
                 }
                 for u in self._unsure
             ],
@@ -167,7 +164,6 @@ class Tracker:
                 int(u["missing"]),
                 bool(u.get("unread", False)),
                 int(u.get("found", -1)),
-                bool(u.get("glimpsed", False)),
             )
             for u in data["unsure"]
         ]
@@ -353,7 +349,6 @@ class Tracker:
                         sighting.candidates,
                         unread=sighting.unread,
                         found=sighting.found,
-                        glimpsed=sighting.glimpsed,
                     )
                 )
             elif not spot.seen_now:
@@ -361,7 +356,6 @@ class Tracker:
                 spot.seen_now, spot.missing = True, 0
                 spot.centre = sighting.centre
                 spot.candidates = sighting.candidates or spot.candidates
-                spot.glimpsed = spot.glimpsed or sighting.glimpsed
         # a spot now read for sure (that very index: a card beside it, as in the spread crib,
         # answers nothing), or gone for a while, stops being a question
         sure_spots = [(s.zone, s.centre) for s in sure.values()]
@@ -384,11 +378,11 @@ class Tracker:
         return events
 
     def _asks_after(self, spot: _Unsure) -> int:
-        """Frames a spot is seen before it is asked about. A card found with no index ever read
-        on it is asked about once it has lain ``stable`` frames (it may be picked up again
-        soon, before a slower question); a read uncertain, or a card read on in passing, gets
-        twice that, time for a sure read to come first."""
-        return self.stable if spot.unread and not spot.glimpsed else 2 * self.stable
+        """Frames a spot is seen before it is asked about: ``stable``, as long as a laid card
+        takes to settle. A card found on the mat and not read for sure is asked about as soon
+        as it lies still (issue 31: "asked about at once"); a sure read that comes later still
+        answers nothing wrong, since the question names the reads' candidates first."""
+        return self.stable
 
 
 def _distance(a: Point, b: Point) -> float:
