@@ -5,10 +5,10 @@ to be believed. A card is *laid* when it has been read as the same card in the s
 ``stable`` consecutive frames. A laid card that vanishes (a hand over it) and comes back is
 not laid again. A card the session has set aside (rejected, undone, or left from the last
 deal) is ignored until it has been gone from the mat for ``stable`` frames. A spot that keeps
-reading as *uncertain* for twice ``stable`` frames (time for a sure read to come first)
-becomes one question, never a guess (a card found with no index ever read on it, once it has
-lain ``stable`` frames); a spot where a laid card lies, read uncertain with that card first
-(it is now partly under the next card), is that card and asks nothing.
+reading as *uncertain* for ``stable`` frames, as long as a card takes to be laid, becomes one
+question at once, never a guess (as does a card found with no index ever read on it); a spot
+where a laid card lies, read uncertain with that card first (it is now partly under the next
+card), is that card and asks nothing.
 
 One index shows one card. A card about to be laid at a place where another card was read for
 sure in the last ``2 * stable`` frames, or where a laid card lies (the reads flip: 10C, then
