@@ -156,6 +156,19 @@ def test_a_restarted_tracker_remembers_a_contested_place() -> None:
     assert run(again, [[seen(TEN_C)]] * 4) == []
 
 
+def test_a_tracker_saved_by_an_older_version_loads() -> None:
+    """A state saved before the ``glimpsed`` wait was removed (a power cut across an update)."""
+    t = Tracker(stable=3)
+    run(t, [[Sighting(None, "player 0", (300, 300), (), True, 7)]] * 2)
+    data = t.to_json()
+    data["unsure"][0]["glimpsed"] = True
+    again = Tracker.from_json(data)
+    assert again.to_json() == t.to_json()
+    assert run(again, [[Sighting(None, "player 0", (300, 300), (), True, 7)]]) == [
+        CardUnsure((), "player 0", (300, 300), unread=True)
+    ]
+
+
 def test_a_card_in_doubt_is_not_laid_from_its_other_index_meanwhile() -> None:
     t = Tracker(stable=3)
     run(t, [[seen(TEN_S)], [seen(TEN_S)], [seen(TEN_C)]] + [[seen(TEN_S)]] * 3)  # asked

@@ -370,19 +370,13 @@ class Tracker:
         ]
         events: list[TrackEvent] = []
         for spot in self._unsure:
-            if spot.frames >= self._asks_after(spot) and not spot.asked:
+            # asked as soon as a card would be laid there (issue 31: "asked about at once")
+            if spot.frames >= self.stable and not spot.asked:
                 spot.asked = True
                 events.append(
                     CardUnsure(spot.candidates, spot.zone, spot.centre, unread=spot.unread)
                 )
         return events
-
-    def _asks_after(self, spot: _Unsure) -> int:
-        """Frames a spot is seen before it is asked about: ``stable``, as long as a laid card
-        takes to settle. A card found on the mat and not read for sure is asked about as soon
-        as it lies still (issue 31: "asked about at once"); a sure read that comes later still
-        answers nothing wrong, since the question names the reads' candidates first."""
-        return self.stable
 
 
 def _distance(a: Point, b: Point) -> float:
