@@ -225,3 +225,27 @@ def _cards_used(actions: list[Action]) -> list[Card]:
 def _asked_first(a: Card, b: Card) -> bool:
     """Whether a question's "another card" reaches ``a`` before ``b``."""
     return EVERY_CARD.index(a) < EVERY_CARD.index(b)
+
+
+def test_the_players_type_the_crib_card_laid_first_never_one_still_to_come() -> None:
+    """Typing a crib card the board lacks, the players type the first laid of those lying
+    there, not the script's first crib card (it may still be in a hand)."""
+    options = GameOptions(players=2, target=61, dealer=0)
+    _, actions = random_game(options, seed=5, known=False)
+    end = next(i for i, a in enumerate(actions) if isinstance(a, Crib))
+    crib = actions[end]
+    assert isinstance(crib, Crib)
+    earlier = [c for a in actions[:end] for c in _laid_by(a)]
+    laid = list(enumerate([*earlier, *reversed(crib.cards)]))  # the crib laid last card first
+    players = ScriptedPlayers(actions[: end + 1], laid)
+    table = TableSession(options, GameLog(None), Tracker(stable=3))
+    for action in actions[:end]:  # the board has everything up to the crib
+        table.game.apply(action)
+    players._type_next(table)
+    assert table.crib_cards == [crib.cards[-1]]
+
+
+def _laid_by(action: Action) -> tuple[Card, ...]:
+    if isinstance(action, CutForDeal | Crib):
+        return action.cards
+    return (action.card,) if isinstance(action, Play | Cut) else ()

@@ -226,8 +226,10 @@ class ScriptedPlayers:
         card: Card | None = None
         if isinstance(want, Play | Cut):
             card = want.card
-        elif isinstance(want, Crib):
-            card = next((c for c in want.cards if c not in table.crib_cards), None)
+        elif isinstance(want, Crib):  # the first laid that the board lacks, never one to come
+            start = sum(map(_cards_in, self.actions[: len(table.game.records)]))
+            laid = [c for _, c in self.laid[start:] if c in want.cards]
+            card = next((c for c in [*laid, *want.cards] if c not in table.crib_cards), None)
         elif isinstance(want, CutForDeal):
             missing = [p for p in range(len(want.cards)) if p not in table.cut_cards]
             card = want.cards[missing[0]] if missing else None
