@@ -175,19 +175,22 @@ class ScriptedPlayers:
         there unread: the first of this deal's crib laid by ``frame`` that the board lacks
         (any crib card of the script would be a card not yet laid)."""
         if isinstance(want, Crib):
-            start = sum(map(_cards_in, self.actions[: len(table.game.records)]))
-            lying = [
-                c
-                for at, c in self.laid[start:]
-                if at <= frame and c in want.cards and c not in table.crib_cards
-            ]
-            for card in lying:
+            for card in self._crib_lying(table, want, frame):
                 meant = next(
                     (a for a in choices if isinstance(a, Crib) and a.cards[0] == card), None
                 )
                 if meant is not None:
                     return meant
         return next(a for a in choices if self._same(a, want))
+
+    def _crib_lying(self, table: TableSession, crib: Crib, by: int | None = None) -> list[Card]:
+        """This deal's crib cards laid (by frame ``by``) that the board lacks, as laid."""
+        start = sum(map(_cards_in, self.actions[: len(table.game.records)]))
+        return [
+            c
+            for at, c in self.laid[start:]
+            if (by is None or at <= by) and c in crib.cards and c not in table.crib_cards
+        ]
 
     def _pick(self, table: TableSession, q: Question, target: Action) -> None:
         """Go to ``target`` as a player would: through the reads' choices, then by its rank,
@@ -227,9 +230,8 @@ class ScriptedPlayers:
         if isinstance(want, Play | Cut):
             card = want.card
         elif isinstance(want, Crib):  # the first laid that the board lacks, never one to come
-            start = sum(map(_cards_in, self.actions[: len(table.game.records)]))
-            laid = [c for _, c in self.laid[start:] if c in want.cards]
-            card = next((c for c in [*laid, *want.cards] if c not in table.crib_cards), None)
+            lying = self._crib_lying(table, want)
+            card = next((c for c in [*lying, *want.cards] if c not in table.crib_cards), None)
         elif isinstance(want, CutForDeal):
             missing = [p for p in range(len(want.cards)) if p not in table.cut_cards]
             card = want.cards[missing[0]] if missing else None
