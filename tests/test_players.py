@@ -18,8 +18,8 @@ from crib_pi.session.faces import plain_face
 from crib_pi.session.filmstrip import TruthReader, film, read_settled
 from crib_pi.session.pipeline import FramePipeline
 from crib_pi.session.players import ScriptedPlayers, same_game
-from crib_pi.session.table import EVERY_CARD, TableSession
-from crib_pi.session.tracker import Tracker
+from crib_pi.session.table import EVERY_CARD, TableSession, TypedCard
+from crib_pi.session.tracker import CardUnsure, Tracker
 from crib_pi.simulate import random_game
 from crib_pi.store import GameLog
 
@@ -249,3 +249,27 @@ def _laid_by(action: Action) -> tuple[Card, ...]:
     if isinstance(action, CutForDeal | Crib):
         return action.cards
     return (action.card,) if isinstance(action, Play | Cut) else ()
+
+
+def test_asked_about_a_crib_card_the_board_has_the_players_turn_it_down() -> None:
+    """A crib card asked about when every crib card lying there is on the board already (the
+    card asked twice): the players press Undo, as a real player would, and never name a crib
+    card of the script that is still in a hand."""
+    options = GameOptions(players=2, target=61, dealer=0)
+    _, actions = random_game(options, seed=5, known=False)
+    end = next(i for i, a in enumerate(actions) if isinstance(a, Crib))
+    crib = actions[end]
+    assert isinstance(crib, Crib)
+    earlier = [c for a in actions[:end] for c in _laid_by(a)]
+    laid = list(enumerate([*earlier, *crib.cards[:2]]))  # two crib cards laid, two in hands
+    players = ScriptedPlayers(actions[: end + 1], laid)
+    table = TableSession(options, GameLog(None), Tracker(stable=3))
+    for action in actions[:end]:
+        table.game.apply(action)
+    for card in crib.cards[:2]:
+        table.on_typed(TypedCard(card))
+    assert table.crib_cards == list(crib.cards[:2])
+    table.on_track(CardUnsure((), "crib", (0.0, 0.0), unread=True))
+    assert table.question is not None
+    players._answer(table, len(laid))
+    assert table.question is None and table.crib_cards == list(crib.cards[:2])

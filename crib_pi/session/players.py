@@ -162,18 +162,21 @@ class ScriptedPlayers:
         self.answered += 1
         want = self._expected(table)
         choices = [*q.actions, *q.more]
-        if want is not None and any(self._same(a, want) for a in choices):
-            self._pick(table, q, self._target(table, frame, choices, want))
+        target = self._target(table, frame, choices, want) if want is not None else None
+        if target is not None:
+            self._pick(table, q, target)
             return False
         self._press(table, "undo")
         return q.seen is not None
 
     def _target(
         self, table: TableSession, frame: int, choices: list[Action], want: Action
-    ) -> Action:
-        """The choice the players mean. Asked about a crib card, they name the one lying
-        there unread: the first of this deal's crib laid by ``frame`` that the board lacks
-        (any crib card of the script would be a card not yet laid)."""
+    ) -> Action | None:
+        """The choice the players mean, or None when they turn the question down. Asked
+        about a crib card, they name the one lying there unread: the first of this deal's
+        crib laid by ``frame`` that the board lacks. With none (the card asked about is on
+        the board already) they press Undo: any other crib card of the script would be a
+        card still in a hand."""
         if isinstance(want, Crib):
             for card in self._crib_lying(table, want, frame):
                 meant = next(
@@ -181,7 +184,8 @@ class ScriptedPlayers:
                 )
                 if meant is not None:
                     return meant
-        return next(a for a in choices if self._same(a, want))
+            return None
+        return next((a for a in choices if self._same(a, want)), None)
 
     def _crib_lying(self, table: TableSession, crib: Crib, by: int | None = None) -> list[Card]:
         """This deal's crib cards laid (by frame ``by``) that the board lacks, as laid."""
