@@ -227,20 +227,27 @@ def _asked_first(a: Card, b: Card) -> bool:
     return EVERY_CARD.index(a) < EVERY_CARD.index(b)
 
 
-def test_the_players_type_the_crib_card_laid_first_never_one_still_to_come() -> None:
-    """Typing a crib card the board lacks, the players type the first laid of those lying
-    there, not the script's first crib card (it may still be in a hand)."""
+def _at_the_crib(crib_laid: int, first: bool = True) -> tuple[Crib, ScriptedPlayers, TableSession]:
+    """A 2-player game's first deal with the board up to the crib and ``crib_laid`` crib
+    cards on the mat (the script's first ones, or its last ones laid last first)."""
     options = GameOptions(players=2, target=61, dealer=0)
     _, actions = random_game(options, seed=5, known=False)
     end = next(i for i, a in enumerate(actions) if isinstance(a, Crib))
     crib = actions[end]
     assert isinstance(crib, Crib)
     earlier = [c for a in actions[:end] for c in _laid_by(a)]
-    laid = list(enumerate([*earlier, *reversed(crib.cards)]))  # the crib laid last card first
-    players = ScriptedPlayers(actions[: end + 1], laid)
+    on_mat = crib.cards[:crib_laid] if first else tuple(reversed(crib.cards))[:crib_laid]
+    players = ScriptedPlayers(actions[: end + 1], list(enumerate([*earlier, *on_mat])))
     table = TableSession(options, GameLog(None), Tracker(stable=3))
     for action in actions[:end]:  # the board has everything up to the crib
         table.game.apply(action)
+    return crib, players, table
+
+
+def test_the_players_type_the_crib_card_laid_first_never_one_still_to_come() -> None:
+    """Typing a crib card the board lacks, the players type the first laid of those lying
+    there, not the script's first crib card (it may still be in a hand)."""
+    crib, players, table = _at_the_crib(4, first=False)  # the crib laid last card first
     players._type_next(table)
     assert table.crib_cards == [crib.cards[-1]]
 
@@ -255,21 +262,11 @@ def test_asked_about_a_crib_card_the_board_has_the_players_turn_it_down() -> Non
     """A crib card asked about when every crib card lying there is on the board already (the
     card asked twice): the players press Undo, as a real player would, and never name a crib
     card of the script that is still in a hand."""
-    options = GameOptions(players=2, target=61, dealer=0)
-    _, actions = random_game(options, seed=5, known=False)
-    end = next(i for i, a in enumerate(actions) if isinstance(a, Crib))
-    crib = actions[end]
-    assert isinstance(crib, Crib)
-    earlier = [c for a in actions[:end] for c in _laid_by(a)]
-    laid = list(enumerate([*earlier, *crib.cards[:2]]))  # two crib cards laid, two in hands
-    players = ScriptedPlayers(actions[: end + 1], laid)
-    table = TableSession(options, GameLog(None), Tracker(stable=3))
-    for action in actions[:end]:
-        table.game.apply(action)
+    crib, players, table = _at_the_crib(2)  # two crib cards laid, two in hands
     for card in crib.cards[:2]:
         table.on_typed(TypedCard(card))
     assert table.crib_cards == list(crib.cards[:2])
     table.on_track(CardUnsure((), "crib", (0.0, 0.0), unread=True))
     assert table.question is not None
-    players._answer(table, len(laid))
+    players._answer(table, len(players.laid))
     assert table.question is None and table.crib_cards == list(crib.cards[:2])
