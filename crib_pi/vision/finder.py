@@ -68,11 +68,6 @@ PAPER = 200
 """Normalised brightness of paper: frames are kept as 8-bit, paper at 200 with room for glare."""
 CHANGED = round(0.13 * PAPER)
 """A change in normalised brightness that counts: ink, an edge, a shadow."""
-WENT_RIM = 1
-"""Finder pixels round ink that went that are taken out of the change with it. Its outline,
-blurred, still differs: round the index and frame of a card covered by a white card laid on
-a white mat, that outline spoils the new card's ink (its box, its symmetry)."""
-_WENT_KERNEL = np.ones((2 * WENT_RIM + 1, 2 * WENT_RIM + 1), np.uint8)
 FAINT = round(0.045 * PAPER)
 """A change this small counts where it is smooth (seen after blurring ``BLUR`` pixels): a
 card's stock is often a shade greyer or warmer than the mat's paper."""
@@ -357,12 +352,10 @@ class CardFinder:
             changed &= self._in_view[1]  # what the camera does not see does not change
         # ink that went (now paper where there was ink) is what a new card covers, not the
         # card: an edge of the card below, lying just beside the new card's, would make the
-        # new card's patch wider than a card. The camera's blur leaves the outline of the
-        # ink that went a change too (``WENT_RIM``)
+        # new card's patch wider than a card
         self._moved = changed.copy()
         least = ink_map(now)
         brighter = _over(cv2.subtract(least, ink_map(self.reference)), CHANGED)
-        brighter = cv2.dilate(brighter, _WENT_KERNEL)
         changed = cv2.subtract(changed, brighter)  # 1 - 1 is 0, 0 - 1 stays 0
         if (
             self._unknown is not None and self._print_ink is not None and self._unknown.any()

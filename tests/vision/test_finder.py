@@ -193,37 +193,6 @@ def test_a_card_as_white_as_the_mat_is_found_by_its_ink(
     assert sorted((w / MM, h / MM)) == pytest.approx([63, 88], abs=3)
 
 
-@pytest.mark.parametrize("rim", [True, False])
-def test_a_white_card_laid_over_most_of_a_white_card_is_found_by_its_ink(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rim: bool
-) -> None:
-    """Two borderless cards as white as the mat, the second laid 16 mm along from the first,
-    as in a pegging row: the second changes the mat only by its own ink and by the ink of the
-    first that it covers. The outline that the camera's blur leaves of that covered ink must
-    go with it (``WENT_RIM``), or the second card's ink is not the same turned half round."""
-    if not rim:
-        monkeypatch.setattr(finder_module, "_WENT_KERNEL", np.ones((1, 1), np.uint8))
-    face = _ink_only(315)
-    mat = Mat(2)
-    f = Film(mat, lambda c: face, tmp_path, np.random.default_rng(4))
-    for _ in range(2):
-        f.shoot()
-    f.lay(Placed(Card(7, "S"), (255 * MM, 150 * MM), 0.0))
-    for _ in range(2):
-        f.shoot()
-    f.lay(Placed(Card(9, "D"), (271 * MM, 150 * MM), 2.0))
-    for _ in range(2):
-        f.shoot()
-    _, finder, _ = _watch(mat, sorted(tmp_path.glob("*.jpg")))
-    centres = [np.asarray(c.centre) / MM for c in finder.cards]
-    assert np.hypot(*(centres[0] - (255, 150))) < 4  # a box round ink, not the edge
-    if not rim:
-        assert len(centres) == 1, "without the rim the second card is not found"
-        return
-    assert len(centres) == 2
-    assert np.hypot(*(centres[1] - (271, 150))) < 4
-
-
 def test_a_landing_outline_that_fades_stays_busy_while_the_card_comes_to_rest(
     tmp_path: Path,
 ) -> None:
