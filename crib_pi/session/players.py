@@ -233,7 +233,7 @@ class ScriptedPlayers:
         card: Card | None = None
         if isinstance(want, Play | Cut):
             card = want.card
-        elif isinstance(want, Crib):  # the first laid that the board lacks, never one to come
+        elif isinstance(want, Crib):  # the first laid that the board lacks, in the film's order
             lying = self._crib_lying(table, want)
             card = next((c for c in [*lying, *want.cards] if c not in table.crib_cards), None)
         elif isinstance(want, CutForDeal):
