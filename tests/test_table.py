@@ -164,6 +164,69 @@ def test_an_unclear_card_read_for_sure_later_withdraws_its_question() -> None:
     assert table.question is not None and "2H" in table.question.text
 
 
+def test_an_unclear_card_laid_before_its_turn_is_asked_about_when_the_turn_comes() -> None:
+    """Player 0 lays before player 1's card is on the board (the camera missed it, or not yet
+    read): nothing to offer yet, as player 0 cannot play now. The question comes as soon as
+    player 1's card is, not never."""
+    table = session(GameOptions(players=2, dealer=0))  # player 1 plays first
+    table.on_typed(TypedCard(C("9S")))
+    table.on_track(CardUnsure((C("6H"), C("6D")), "player 0", (0, 0)))
+    assert table.question is None and table.game.turn == 1
+    table.on_typed(TypedCard(C("KC")))  # player 1's card, typed in
+    q = table.question
+    assert q is not None and q.zone == "player 0" and "6H" in q.text
+    assert [a for a in q.actions] == [Play(0, C("6H")), Play(0, C("6D"))]
+    table.on_press(Press("confirm"))
+    assert table.game.played(0) == (C("6H"),)
+    state = table.state()
+    assert state["deferred"] == []
+
+
+def test_an_unclear_card_laid_before_the_go_that_lets_it_come_is_asked_after_it() -> None:
+    """At 26 player 0 lays a queen before pressing Go (the count is reset by the Goes): it
+    cannot be played at 26, and is asked about once the count is back to 0, not dropped."""
+    table = session(GameOptions(players=2, dealer=0))  # player 1 plays first
+    table.on_typed(TypedCard(C("9S")))
+    for card in ("KC", "KD", "6C"):  # 10, 20, 26
+        table.on_typed(TypedCard(C(card)))
+    table.on_track(CardUnsure((C("QS"), C("QC")), "player 0", (0, 0)))
+    assert table.question is None and table.game.count == 26
+    table.on_press(Press("go", 0))
+    assert table.question is None  # player 1 may still play at 26
+    table.on_press(Press("go", 1))  # the count starts again, player 0 to lead
+    q = table.question
+    assert q is not None and q.zone == "player 0" and "QS QC" in q.text
+    table.on_press(Press("confirm"))
+    assert table.game.played(0) == (C("KD"), C("QS")) and table.game.count == 10
+
+
+def test_unclear_cards_laid_early_are_asked_in_turn_and_once_each() -> None:
+    """Two players lay before the first; one of them is seen unclear twice (lifted and laid
+    again). Each is asked as its turn comes, and the second sighting of a card already
+    settled is not asked again. A table restarted meanwhile keeps what waits. A card found
+    and not read at all, out of turn, is only a notice: most often one already played,
+    lifted and put back."""
+    table = session(GameOptions(players=3, dealer=0))  # players 1, 2, 0 in turn
+    table.on_typed(TypedCard(C("9S")))
+    table.on_track(CardUnsure((C("4H"), C("4D")), "player 2", (0, 0)))
+    table.on_track(CardUnsure((C("8H"), C("8D")), "player 0", (0, 0)))
+    table.on_track(CardUnsure((C("8D"), C("8H")), "player 0", (0, 0), flipped=True))
+    table.on_track(CardUnsure((C("5C"),), "player 0", (0, 0), unread=True))
+    assert table.question is None and len(table.state()["deferred"]) == 3
+    again = TableSession(table.options, table.log)
+    assert again.restore(table.state()) and again.deferred == table.deferred
+    table.on_track(CardLaid(C("KC"), "player 1", (0, 0)))
+    q = table.question  # player 2's turn
+    assert q is not None and q.zone == "player 2" and "4H 4D" in q.text
+    table.on_press(Press("confirm"))
+    assert table.game.played(2) == (C("4H"),)
+    q = table.question  # player 0's turn
+    assert q is not None and q.zone == "player 0" and "8H 8D" in q.text
+    table.on_track(CardLaid(C("8D"), "player 0", (0, 0)))  # now read for sure
+    assert table.game.played(0) == (C("8D"),) and table.question is None
+    assert table.deferred == []
+
+
 def test_cut_for_deal_tie_then_lowest_deals() -> None:
     table = session(GameOptions(players=2, dealer=None))
     table.on_track(CardLaid(C("5H"), "player 0", (0, 0)))

@@ -51,7 +51,7 @@ from crib_pi.actions import (
 )
 from crib_pi.cards import SUITS, Card, cards_text
 from crib_pi.errors import CribError
-from crib_pi.game import Game, Record
+from crib_pi.game import HAND, Game, Record
 from crib_pi.i18n import _
 from crib_pi.learn.guided import Guide
 from crib_pi.learn.mode import LearnMode, verdict_line
@@ -229,6 +229,9 @@ class TableSession:
     learn: LearnMode | None = None
     #: Cards seen while a question was open, taken in order once it is settled.
     held: list[CardLaid | CardUnsure] = field(default_factory=list)
+    #: Unclear cards laid before they could be played, each with the cards that player had
+    #: played then: asked about once one could be, unless the player has played since.
+    deferred: list[tuple[CardUnsure, int]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.log.memory:  # resuming: the log holds the game so far
@@ -330,6 +333,7 @@ class TableSession:
             if self.learn is None
             else {"guided": self.learn.guide.number if self.learn.guide else 0},
             "held": [_event_json(e) for e in self.held],
+            "deferred": [[_event_json(e), n] for e, n in self.deferred],
         }
 
     def restore(self, state: dict[str, Any]) -> bool:
@@ -356,6 +360,11 @@ class TableSession:
             )
         )
         self.held = [_event_from_json(e) for e in state.get("held", [])]
+        self.deferred = [
+            (e, int(n))
+            for data, n in state.get("deferred", [])
+            if isinstance(e := _event_from_json(data), CardUnsure)
+        ]
         self.message = state["message"]
         self.claim = int(state["claim"])
         self.muggins_open = bool(state["muggins_open"])
@@ -524,6 +533,36 @@ class TableSession:
                 self._apply_crib()
             elif self.crib_unclear and self.question is None:
                 self._ask_unclear_crib()
+        self._ask_deferred()
+
+    def _ask_deferred(self) -> None:
+        """Ask about an unclear card laid before it could be played, now that it can be; one
+        whose player has played a card since was that card."""
+        waiting, self.deferred = self.deferred, []
+        for event, played in waiting:
+            player = int(event.zone.split()[1])
+            if len(self.game.played(player)) > played or not self._early(event):
+                continue
+            if self.question is not None or not self._choices(event.candidates, event.zone):
+                self.deferred.append((event, played))
+            else:
+                self._unsure(event)
+
+    def _early(self, event: CardUnsure) -> bool:
+        """Whether an unclear card may be a play laid before it could be played (while the
+        previous player's card is not on the board yet, or before the Go that lets it come):
+        read in a player's place who has cards left, as cards none of which is on the board.
+        A card found and not read at all is more often one already played, lifted and put
+        back, and an unclear read of one may name it."""
+        g, zone = self.game, event.zone
+        if g.phase != "play" or not zone.startswith("player") or event.unread:
+            return False
+        placed = self._placed()
+        return (
+            len(g.played(int(zone.split()[1]))) < HAND
+            and bool(event.candidates)
+            and all(c not in placed for c in event.candidates)
+        )
 
     def _laid(self, card: Card, zone: str) -> None:
         if self.waiting_for_next_deal:
@@ -728,8 +767,13 @@ class TableSession:
             self.crib_unclear = event.candidates  # asked when the crib is counted
             self.message = _("{text} Asked when the crib is counted.").format(text=text)
             return
-        choices = self._choices(event.candidates, zone)  # none legal: a notice, as before
-        self._ask(text, choices, zone, None, self._choices(EVERY_CARD, zone) if choices else [])
+        choices = self._choices(event.candidates, zone)
+        if not choices and self._early(event):  # none legal yet: asked once one is
+            self.deferred.append((event, len(g.played(int(zone.split()[1])))))
+            self.message = _("{text} Asked when it can be played.").format(text=text)
+            return
+        more = self._choices(EVERY_CARD, zone) if choices else []
+        self._ask(text, choices, zone, None, more)  # none legal: a notice, as before
         if self.question is not None and event.flipped:
             self.question.read_answers = False
 
