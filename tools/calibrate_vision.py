@@ -38,6 +38,7 @@ import cv2
 import numpy as np
 
 from crib_pi.cards import Card
+from crib_pi.vision import classifier as classifier_module
 from crib_pi.vision.candidates import front_end
 from crib_pi.vision.classifier import Classifier, Scores, model_path
 from crib_pi.vision.decide import decide
@@ -149,6 +150,15 @@ def score(path: Path, classifier: Classifier, verbose: bool) -> tuple[int, int, 
     return readable, missed, wrong
 
 
+#: Rules over the networks that ``score --without`` can switch off, and the threshold at which
+#: each never acts (the classifier reads them when it scores, so setting them is enough).
+RULES = {
+    "grey-vouch": ("GREY_VOUCH_AT", 0.0),  # rule 1: the grey network checks the wide's vouching
+    "wide-say": ("WIDE_SAY_AT", 0.0),  # rule 2: the wide network votes only where it sees one
+    "wide-mate": ("WIDE_MATE_AT", 1.01),  # rule 6: the wide network sure of the colour-mate
+}
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -168,11 +178,21 @@ def main() -> None:
         "the caches were made with",
     )
     sp.add_argument("-v", "--verbose", action="store_true", help="list the missed cards")
+    sp.add_argument(
+        "--without",
+        choices=sorted(RULES),
+        action="append",
+        default=[],
+        help="score with this rule of crib_pi.vision.classifier switched off (to measure it)",
+    )
     a = p.parse_args()
     cv2.setNumThreads(1)
     if a.cmd == "cache":
         cache(a.scenes, a.seed, a.mix, a.out)
     else:
+        for rule in a.without:  # a threshold at which the rule never acts
+            name, never = RULES[rule]
+            setattr(classifier_module, name, never)
         classifier = Classifier(a.model)
         for path in a.caches:
             try:

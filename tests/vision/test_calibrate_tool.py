@@ -56,3 +56,23 @@ def test_the_held_out_mix_is_the_held_out_benchmarks_scenes() -> None:
     for (_, scene), (_, image, _, present) in zip(mine, theirs, strict=True):
         np.testing.assert_array_equal(scene.image, image)
         assert {Card.from_index(c) for c in scene.cards} == present
+
+
+def test_score_without_a_rule_measures_the_classifier_with_it_switched_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``score --without`` sets a rule's threshold where it never acts. Rule 1's own case (an
+    8H whose upper loop is hidden: the wide network vouches for a 6H, the grey one sees no
+    index) is doubted with the rule and named without it."""
+    from crib_pi.vision import classifier, decide
+    from tests.vision.test_classifier import _card, _one
+
+    tool = load_script(TOOL)
+    for name, _never in tool.RULES.values():
+        assert isinstance(getattr(classifier, name), float), name
+    first, second = _one(5, 2, 0.99, index=0.4), _one(5, 2, 0.99, index=0.65)
+    wide, grey = _one(5, 2, 0.999, index=0.999), _one(5, 2, 0.7, index=0.05)
+    assert _card(*classifier._three(first, second, wide, grey))[1] < decide.NAME_AT
+    name, never = tool.RULES["grey-vouch"]
+    monkeypatch.setattr(classifier, name, never)
+    assert _card(*classifier._three(first, second, wide, grey))[1] >= decide.NAME_AT
