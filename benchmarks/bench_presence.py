@@ -25,6 +25,10 @@ each film, and in total, it prints:
 
 Targets (issue 31): every card named or asked within a second; nothing out of line; no wrong
 card; every film completes; median frame <= 30 ms; landing frame <= 100 ms.
+
+With ``--lesson`` each deck is first taught as a player would (``learn-deck --camera``, its four
+rows filmed on the mat) and read with the profile the lesson made (issue 32: with it, every
+film exact and no question).
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ import cv2
 import numpy as np
 
 from crib_pi.actions import Crib, GameOptions
+from crib_pi.cards import Card
 from crib_pi.commands.session import read_presses
 from crib_pi.mat import Mat
 from crib_pi.session.filmstrip import film, read_settled
@@ -51,6 +56,7 @@ from crib_pi.session.table import TableSession
 from crib_pi.session.tracker import CardLaid, Tracker
 from crib_pi.simulate import random_game
 from crib_pi.store import GameLog
+from crib_pi.vision.profile import DeckProfile
 from crib_pi.vision.synth.art import ARTS
 
 #: Six decks of plain pictures, then a cartoon and an ornamental one.
@@ -92,12 +98,34 @@ class Tally:
             setattr(self, name, getattr(self, name) + value)
 
 
-def one_film(players: int, spec: str, zoom: float, out: Path) -> Tally:
+def taught(spec: str, zoom: float) -> DeckProfile:
+    """The profile a player makes of the deck ``spec`` with the guided lesson, filmed on the mat
+    (``learn-deck --camera``), as ``bench_learn_deck.py`` films it."""
+    from crib_pi.session.lesson import ROW_SUITS, DeckLesson
+    from crib_pi.session.lesson_film import teach_filmed
     from crib_pi.vision.recognizer import Recognizer
+
+    deck = _deck(spec)
+    rows = [[Card(r, s) for r in range(1, 14)] for s in ROW_SUITS]
+    lesson = DeckLesson(Recognizer().classifier, name=spec)
+    teach_filmed(lesson, rows, lambda c: deck.faces[c.index], seed=_deck_spec(spec)[1], zoom=zoom)
+    return lesson.profile()
+
+
+def _deck(spec: str) -> Any:
     from crib_pi.vision.synth.drawn import drawn_deck, font_paths, random_style
 
     art, seed = _deck_spec(spec)
-    deck = drawn_deck(random_style(np.random.default_rng(seed), font_paths()), spec, art)
+    return drawn_deck(random_style(np.random.default_rng(seed), font_paths()), spec, art)
+
+
+def one_film(
+    players: int, spec: str, zoom: float, out: Path, profile: DeckProfile | None = None
+) -> Tally:
+    from crib_pi.vision.recognizer import Recognizer
+
+    _, seed = _deck_spec(spec)
+    deck = _deck(spec)
     options = GameOptions(players=players, target=121, dealer=0)
     _, actions = random_game(options, seed=seed, known=False)
     ends = [i for i, a in enumerate(actions) if isinstance(a, Crib)]
@@ -106,7 +134,7 @@ def one_film(players: int, spec: str, zoom: float, out: Path) -> Tally:
     mat = Mat(players)
     settled = read_settled(out)
     table = TableSession(options, GameLog(None), Tracker(stable=STABLE))
-    pipeline = FramePipeline(mat, Recognizer(), table.tracker, find=True)
+    pipeline = FramePipeline(mat, Recognizer(profile), table.tracker, find=True)
     assert pipeline.finder is not None
     scripted = ScriptedPlayers.from_film(actions, settled)
     presses = read_presses(out / "buttons.jsonl")
@@ -212,6 +240,11 @@ def main() -> int:
     parser.add_argument("--players", type=int, nargs="+", choices=[2, 3, 4], default=[2, 3, 4])
     parser.add_argument("--decks", nargs="+", default=DECKS, metavar="[ART:]SEED")
     parser.add_argument("--zoom", type=float, default=0.85)
+    parser.add_argument(
+        "--lesson",
+        action="store_true",
+        help="read each deck with the profile its filmed lesson makes (learn-deck --camera)",
+    )
     args = parser.parse_args()
     for spec in args.decks:
         try:
@@ -224,10 +257,16 @@ def main() -> int:
             parser.error(f"--decks {spec}: 100 to 115 drew the training's decks; choose others")
     cv2.setNumThreads(1)
     total = Tally()
+    profiles: dict[str, DeckProfile] = {}
     for players in args.players:
         for spec in args.decks:
+            if args.lesson and spec not in profiles:
+                profiles[spec] = taught(spec, args.zoom)
+                learnt = profiles[spec].cornered
+                count = 0 if learnt is None else int(learnt.sum())
+                print(f"drawn:{spec}: the lesson learnt the corners of {count} cards")
             with tempfile.TemporaryDirectory() as tmp:
-                t = one_film(players, spec, args.zoom, Path(tmp))
+                t = one_film(players, spec, args.zoom, Path(tmp), profiles.get(spec))
             total.add(t)
             print(
                 f"{players} players, drawn:{spec}: {t.in_time}/{t.laid} named or asked within "

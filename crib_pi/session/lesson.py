@@ -8,12 +8,20 @@ row's colour (a player sees whether they are right), may be kept with Go without
 (they keep the network's word). Undo goes back a suit. After the fourth row the profile is built
 from the cards' index embeddings, named by their places in the rows, and saved where the
 table looks for it.
+
+The card finder watches the lesson as it watches a game, so each card is seen whole as it lands,
+before the next covers it; what its corner looked like then goes into the profile
+(``learnt_corners``), so a deck whose indices no network reads is still read by what was
+learnt. A found card is named by the index read at its corner, or, where the finder found the
+whole row, evenly spaced, by its place in it. A card the finder missed (white on white) is cut
+from the row where its index lies, as far from it as the found cards' corners lie from theirs.
+Only cards the row learnt are kept: one left out with Go is not.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections import deque
+from collections import Counter, deque
 from pathlib import Path
 
 import numpy as np
@@ -23,11 +31,14 @@ from crib_pi.actions import GameOptions
 from crib_pi.cards import Card
 from crib_pi.game import Game
 from crib_pi.i18n import NC_, _, pgettext
-from crib_pi.mat import Mat
+from crib_pi.mat import PX_PER_MM, Mat
 from crib_pi.session.lesson_row import RowReading, read_row
 from crib_pi.session.locate import MatLocator
 from crib_pi.snapshot import BoardSnapshot
 from crib_pi.vision.classifier import Classifier
+from crib_pi.vision.corner import CARD_MM as CARD_SIZE_MM
+from crib_pi.vision.finder import CardFinder, FoundCard
+from crib_pi.vision.learnt_corners import CORNER_MM, upright
 from crib_pi.vision.profile import DeckProfile, Look, build_profile
 
 #: The order the rows are asked for, and each suit's name on the screen.
@@ -43,6 +54,14 @@ SUIT_NAMES = {
 REPEAT_SIM = 0.93
 #: Frames kept for Confirm: the best reading of the last few is used (a hand may pass).
 KEEP = 3
+#: A found row of thirteen is named by its order only where neighbouring cards lie this far
+#: apart (mm, along the row) and their centres within ``ROW_LINE_MM`` of one another across it.
+ROW_STEP_MM = (12.0, 32.0)
+ROW_LINE_MM = 10.0
+#: A card the finder missed is cut where its index says, at the index's place on the cards it
+#: found (the median of at least this many): the row's cards lie square to the mat within a
+#: few degrees, and a learnt corner is looked for a few millimetres round where it should be.
+MIN_OFFSETS = 3
 
 
 def learnt_deck_path() -> Path:
@@ -71,6 +90,10 @@ class DeckLesson:
         self.last: RowReading | None = None
         self.message = ""
         self.refusals = 0
+        self.finder = CardFinder(self.mat)
+        self.landed: dict[int, npt.NDArray[np.uint8]] = {}  # found id: the card as it landed
+        self.views: list[dict[Card, npt.NDArray[np.uint8]]] = []  # each learnt row's cards
+        self.row_frame: tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]] | None = None
 
     # -- what the player does ----------------------------------------------------------
 
@@ -84,9 +107,14 @@ class DeckLesson:
         return tuple(Card(r, suit) for r in range(1, 14))
 
     def on_frame(self, bgr: npt.NDArray[np.uint8]) -> None:
-        """A camera frame (BGR): kept for the next Confirm when the mat is in view."""
+        """A camera frame (BGR): each card the finder sees land is kept as it lay; the frame
+        is kept for the next Confirm when the mat is in view."""
         homography = self.locator.update(bgr)
-        if homography is not None and self.locator.markers_seen:
+        if homography is None:
+            return
+        for card in self.finder.update(bgr, homography):
+            self.landed[card.id] = upright(bgr, _in_frame(card, homography))[0]
+        if self.locator.markers_seen:
             self.kept.append((bgr, homography))
 
     def confirm(self) -> bool:
@@ -98,6 +126,7 @@ class DeckLesson:
             return False
         readings = [read_row(bgr, h, self.expected, self.classifier) for bgr, h in self.kept]
         best = max(readings, key=lambda r: (r.ok, -len(r.missing), r.places))
+        self.row_frame = self.kept[next(i for i, r in enumerate(readings) if r is best)]
         self.last = best
         again = self._repeated(best) if best.ok else None
         if again is not None:
@@ -152,11 +181,13 @@ class DeckLesson:
         if self.row > 0:
             self.row -= 1
             self.learnt = self.learnt[: self.row]
+            self.views = self.views[: self.row]
             self.message = _("back to the {suit}").format(suit=suit_name(ROW_SUITS[self.row]))
         self.last = None
 
     def _accept(self, reading: RowReading) -> bool:
         self.learnt.append(reading.looks)
+        self.views.append(self._found_row(reading))
         found = len(reading.looks)
         self.message = _("{suit} learnt: {found} of 13 cards").format(
             suit=suit_name(ROW_SUITS[self.row]), found=found
@@ -178,7 +209,43 @@ class DeckLesson:
             for card, seen in row.items():
                 looks += seen
                 labels += [card.index] * len(seen)
-        return build_profile(self.name, looks, labels)
+        views = {card.index: view for row in self.views for card, view in row.items()}
+        return build_profile(self.name, looks, labels, views)
+
+    def _found_row(self, reading: RowReading) -> dict[Card, npt.NDArray[np.uint8]]:
+        """The row's cards as they landed, each named by the index read at its top-left
+        corner, or, where the finder found the whole row evenly spaced, by its place; a card
+        named twice, or two cards one name, are left out. A card the finder missed whose index
+        was read is cut from the row's frame where the found cards say its outline lies."""
+        cards = [c for c in self.finder.cards if c.id in self.landed]
+        names: dict[int, Card | None] = {}
+        if len(cards) == len(reading.expected) and _evenly_in_a_row(cards):
+            names = dict(
+                zip((c.id for c in sorted(cards, key=_left)), reading.expected, strict=True)
+            )
+        offsets = []
+        for card, x in reading.where.items():  # an index read names the card it lies on
+            host = next((c for c in reversed(cards) if _on_its_corner(c, x, reading.across)), None)
+            if host is not None and names.setdefault(host.id, card) != card:
+                names[host.id] = None  # two names: neither
+            if host is not None:
+                offsets.append((x - _left(host), reading.across - _top(host)))
+        counts = Counter(names.values())
+        out = {
+            name: self.landed[i]
+            for i, name in names.items()
+            if name is not None and name in reading.expected and counts[name] == 1
+        }
+        self.landed = {c.id: self.landed[c.id] for c in cards}  # a gathered row is forgotten
+        if len(offsets) >= MIN_OFFSETS and self.row_frame is not None:
+            dx, dy = np.median(np.asarray(offsets), axis=0)
+            bgr, homography = self.row_frame
+            taken = set(names.values())
+            for card, x in reading.where.items():
+                if card not in taken:
+                    quad = _card_at(x - float(dx), reading.across - float(dy))
+                    out[card] = upright(bgr, _in_frame(quad, homography))[0]
+        return {card: view for card, view in out.items() if card in reading.looks}
 
     def prompt(self) -> str:
         if self.done:
@@ -192,6 +259,53 @@ class DeckLesson:
         """What the screen shows: an empty board with the lesson's prompt and its last word."""
         snap = Game(GameOptions(players=self.mat.players)).snapshot()
         return dataclasses.replace(snap, prompt=self.prompt(), last_text=self.message)
+
+
+def _in_frame(
+    card: FoundCard | npt.NDArray[np.float64], homography: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """A card's outline (found, or 4 x 2 mat pixels) in frame pixels: ``homography`` maps
+    the frame onto the mat."""
+    import cv2
+
+    quad = card.quad if isinstance(card, FoundCard) else card
+    pts = np.asarray(quad, np.float64).reshape(-1, 1, 2)
+    seen = cv2.perspectiveTransform(pts, np.linalg.inv(homography))
+    return np.asarray(seen, np.float64).reshape(4, 2)
+
+
+def _left(card: FoundCard) -> float:
+    return float(min(x for x, _ in card.quad))
+
+
+def _top(card: FoundCard) -> float:
+    return float(min(y for _, y in card.quad))
+
+
+def _card_at(left: float, top: float) -> npt.NDArray[np.float64]:
+    """The outline (mat pixels) of a card lying square to the mat, its top-left at (left, top)."""
+    w, h = (v * PX_PER_MM for v in CARD_SIZE_MM)
+    return np.array([[left, top], [left + w, top], [left + w, top + h], [left, top + h]])
+
+
+def _evenly_in_a_row(cards: list[FoundCard]) -> bool:
+    """Whether found cards lie left to right a lesson row's step apart, on one line."""
+    ordered = sorted(cards, key=_left)
+    steps = np.diff([_left(c) for c in ordered]) / PX_PER_MM
+    ys = [c.centre[1] / PX_PER_MM for c in ordered]
+    low, high = ROW_STEP_MM
+    return bool(((steps >= low) & (steps <= high)).all()) and max(ys) - min(ys) <= ROW_LINE_MM
+
+
+def _on_its_corner(card: FoundCard, x: float, y: float) -> bool:
+    """Whether an index read at (x, y) mat pixels lies on ``card`` in its top-left corner
+    (``learnt_corners.CORNER_MM`` across from its left edge): on the card below it, it lies
+    a row's step further in."""
+    import cv2
+
+    quad = np.asarray(card.quad, np.float32)
+    inside = cv2.pointPolygonTest(quad, (float(x), float(y)), False) >= 0
+    return inside and 0.0 <= (x - _left(card)) / PX_PER_MM <= CORNER_MM[2]
 
 
 def _mean_feat(looks: list[Look]) -> npt.NDArray[np.float32]:

@@ -2,7 +2,8 @@
 
 Tests and the benchmark need what a player does when teaching the camera a deck: lay a
 suit's cards across the middle of the mat, ace on the left, each one overlapping the last so
-its index shows, press Confirm, gather them, and go on to the next suit. ``film_lesson``
+its index shows (one at a time, by hand, as the camera sees a card laid in a game), press
+Confirm, gather them, and go on to the next suit. ``film_lesson``
 writes those frames (seen by the same tilted camera as a filmed game, hands passing) and the
 presses, so the whole flow can run through real recognition with scripted buttons.
 """
@@ -68,9 +69,7 @@ def film_lesson(
         laid.append({"frame": f.frame + 1, "cards": []})
         for card, (centre, angle) in zip(row, places, strict=True):
             laid[-1]["cards"].append({"card": str(card), "left": centre[0] - CARD_W / 2})
-            f.on_mat.append(Placed(card, centre, angle))
-            if len(f.on_mat) % 5 == 0:  # a hand passes now and then while the row is laid
-                f.shoot(hand=(centre[0] + 40, centre[1] - 40))
+            f.lay(Placed(card, centre, angle))  # brought in by hand, let go, still frames
         for _ in range(still):
             f.shoot()
         f.press("confirm")

@@ -65,6 +65,7 @@ class RowReading:
     swapped: tuple[tuple[Card, Card], ...] = ()
     places: int = 0
     where: dict[Card, float] = field(default_factory=dict)  # along the row, mat pixels
+    across: float = 0.0  # the row's indices' line (mat pixels down the mat)
 
     @property
     def ok(self) -> bool:
@@ -108,6 +109,7 @@ def read_row(
     down /= max(float(np.linalg.norm(down)), 1e-9)
     side = float(np.median(frames.sides[anchors]))
     across = float(np.median(mat[anchors, 1]))
+    out.across = across
     member = (
         on_mat
         & (frames.downs @ down >= DOWN_COSINE)

@@ -6,8 +6,10 @@ the mean embedding, which reading no longer uses (profiles before signatures rea
 deck the networks never saw is misread in its own, repeatable way: its jack half read as a
 queen, its nine a little like a two. Where the networks lead with a card and the patch's
 signature is close to that card's learnt one, and nearer it than any other card's by a clear
-margin, the patch is that card's index, however little index-like the networks found it. The
-profile is an ``.npz`` file tied to the models it was made with.
+margin, the patch is that card's index, however little index-like the networks found it. A
+profile may also keep each card's corner as the camera saw it (``learnt_corners``): a found
+card is then read by its likeness to them as well, which needs no network. The profile is an
+``.npz`` file tied to the models it was made with.
 """
 
 from __future__ import annotations
@@ -16,12 +18,14 @@ import hashlib
 import zipfile
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from crib_pi.i18n import _
 from crib_pi.vision.classifier import GREY_NAME, MODEL_NAME, SECOND_NAME, Scores, model_path
 from crib_pi.vision.errors import DeckProfileError
+from crib_pi.vision.reads import Recognition
 
 #: A patch the networks read as a card whose learnt signature is the patch's nearest, at least
 #: ``MARGIN`` nearer (root mean square, in log-probability) than any other card's and within
@@ -64,6 +68,18 @@ class DeckProfile:
     counts: np.ndarray  # (52,) patches behind each prototype
     model: str
     signatures: np.ndarray
+    #: Each card's learnt corner (52 x h x w x 3, BGR; ``learnt_corners``), zero where never
+    #: learnt, and which were learnt; None in a profile made without them.
+    corners: np.ndarray | None = None
+    cornered: np.ndarray | None = None
+
+    def witness(self, found: Recognition, frame: np.ndarray, quad: np.ndarray) -> Recognition:
+        """A found card's reads at its corners as its learnt corners see them, if any."""
+        if self.corners is None or self.cornered is None:
+            return found
+        from crib_pi.vision.learnt_corners import witness
+
+        return witness(found, frame, quad, self.corners, self.cornered)
 
     def adjust(self, scores: Scores) -> Scores:
         """Scores with the indices the profile vouches for believed (``MARGIN``, ``CLOSE``)."""
@@ -87,6 +103,9 @@ class DeckProfile:
         return replace(scores, rank=rank)
 
     def save(self, path: Path) -> None:
+        extra: dict[str, Any] = {}
+        if self.corners is not None and self.cornered is not None:
+            extra = {"corners": self.corners, "cornered": self.cornered}
         with path.open("wb") as fh:
             np.savez_compressed(
                 fh,
@@ -95,6 +114,7 @@ class DeckProfile:
                 counts=self.counts,
                 model=self.model,
                 signatures=self.signatures,
+                **extra,
             )
 
     @staticmethod
@@ -105,12 +125,15 @@ class DeckProfile:
         try:
             with np.load(path) as d:
                 sigs = d["signatures"].astype(np.float32) if "signatures" in d.files else None
+                cornered = d["cornered"].astype(bool) if "cornered" in d.files else None
                 prof = DeckProfile(
                     str(d["name"]),
                     d["prototypes"].astype(np.float32),
                     d["counts"],
                     str(d["model"]),
                     np.zeros((52, 0), np.float32) if sigs is None else sigs,
+                    d["corners"].astype(np.uint8) if cornered is not None else None,
+                    cornered,
                 )
         except (ValueError, KeyError, zipfile.BadZipFile) as exc:  # some other file, or cut short
             raise DeckProfileError(
@@ -130,6 +153,7 @@ class DeckProfile:
             prof.prototypes.shape[0] != 52
             or prof.counts.shape != (52,)
             or prof.signatures.shape[0] != 52
+            or not _corners_fit(prof.corners, prof.cornered)
         ):
             raise DeckProfileError(
                 _("deck profile {path} is not a 52-card profile").format(path=path)
@@ -143,8 +167,38 @@ class DeckProfile:
         return prof
 
 
-def build_profile(name: str, looks: list[Look], cards: list[int]) -> DeckProfile:
-    """A profile from the looks at index patches and the card each one shows."""
+def _corners_fit(corners: np.ndarray | None, cornered: np.ndarray | None) -> bool:
+    """Whether a profile's learnt corners, if any, are one BGR picture of each of 52 cards, at
+    the size this crib-pi reads them."""
+    from crib_pi.vision.learnt_corners import corner_shape
+
+    if corners is None or cornered is None:
+        return True
+    return cornered.shape == (52,) and corners.shape == (52, *corner_shape())
+
+
+def learnt_corner_set(views: dict[int, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The corners array and its learnt flags from upright views of cards (``learnt_corners.
+    upright``) by card number, the corners cut alike (``aligned_corners``)."""
+    from crib_pi.vision.learnt_corners import aligned_corners, corner_shape
+
+    corners = np.zeros((52, *corner_shape()), np.uint8)
+    cornered = np.zeros(52, bool)
+    cards = sorted(views)
+    for card, corner in zip(cards, aligned_corners([views[c] for c in cards]), strict=True):
+        corners[card] = corner
+        cornered[card] = True
+    return corners, cornered
+
+
+def build_profile(
+    name: str,
+    looks: list[Look],
+    cards: list[int],
+    views: dict[int, np.ndarray] | None = None,
+) -> DeckProfile:
+    """A profile from the looks at index patches and the card each one shows, and, where
+    given, each card's upright view (its learnt corner)."""
     k = looks[0].feat.shape[0] if looks else 96
     m = next((len(look.sig) for look in looks if look.sig is not None), 0)
     sums = np.zeros((52, k), np.float64)
@@ -161,4 +215,5 @@ def build_profile(name: str, looks: list[Look], cards: list[int]) -> DeckProfile
     protos = np.where(counts[:, None] > 0, sums / norms, 0.0).astype(np.float32)
     with np.errstate(invalid="ignore", divide="ignore"):
         means = np.where(heard[:, None] > 0, sigs / heard[:, None], np.nan).astype(np.float32)
-    return DeckProfile(name, protos, counts, model_digest(), means)
+    corners, cornered = learnt_corner_set(views) if views else (None, None)
+    return DeckProfile(name, protos, counts, model_digest(), means, corners, cornered)

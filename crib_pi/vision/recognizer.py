@@ -67,8 +67,12 @@ class Recognizer:
     def read_card(self, bgr: np.ndarray, quad: npt.ArrayLike, grey: bool) -> Recognition:
         """The indices read at the corners of the card whose outline is ``quad`` (frame
         pixels), the card warped upright first (``corner``); their corners in frame pixels.
-        ``grey``: the frame has no colour (``patches.colourless`` of the whole frame)."""
-        return to_frame(self._read_image(upright_card(bgr, quad), grey), quad)
+        ``grey``: the frame has no colour (``patches.colourless`` of the whole frame). With a
+        profile that learnt the deck's corners, they witness the reads (``learnt_corners``)."""
+        found = to_frame(self._read_image(upright_card(bgr, quad), grey), quad)
+        if self.profile is None or grey:  # in grey a red and a black suit look alike
+            return found
+        return self.profile.witness(found, bgr, np.asarray(quad, np.float64))
 
     def _read_image(self, bgr: np.ndarray, grey: bool) -> Recognition:
         """The cards read in a BGR image as it is: candidates, networks, profile, decision."""
