@@ -3,7 +3,8 @@ crib_pi.vision, with the pack face down on the crib spot through the play (its b
 with four aces) and the deck's box beside the play; scripted players answer the questions.
 
     CRIB_PI_FONT_DIR=build/unseen-fonts python benchmarks/bench_presence.py \\
-        [--players 2 3 4] [--decks 7 11 23 31 47 2024 cartoon:5 ornamental:9] [--zoom 0.85]
+        [--players 2 3 4] [--decks 7 11 23 31 47 2024 cartoon:5 ornamental:9] [--zoom 0.85] \\
+        [--lesson] [--why]
 
 The decks are drawn by ``crib_pi.vision.synth.drawn`` from seeds the training never used (it
 used 100 to 115), in the fonts ``tools/unseen_fonts.sh`` unpacks, which no network saw; a deck
@@ -21,7 +22,9 @@ each film, and in total, it prints:
   and the card-to-board latency; how many frames the recognizer read (the rest kept the
   last reads, the mat being still) and how many of those it read only round what landed or
   left; where the time goes (the mat's markers, the finder, part and whole reads);
-- whether the game ended as scripted.
+- whether the game ended as scripted;
+- the questions by what raised them (a card found and not read, a read on no card found,
+  an unclear read, ...) and the presses each kind took; ``--why`` prints every question.
 
 Targets (issue 31): every card named or asked within a second; nothing out of line; no wrong
 card; every film completes; median frame <= 30 ms; landing frame <= 100 ms.
@@ -38,6 +41,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,7 +56,7 @@ from crib_pi.mat import Mat
 from crib_pi.session.filmstrip import film, read_settled
 from crib_pi.session.pipeline import FramePipeline
 from crib_pi.session.players import ScriptedPlayers, same_game
-from crib_pi.session.table import TableSession
+from crib_pi.session.table import Question, TableSession
 from crib_pi.session.tracker import CardLaid, Tracker
 from crib_pi.simulate import random_game
 from crib_pi.store import GameLog
@@ -90,8 +94,12 @@ class Tally:
     latency_s: list[float] = field(default_factory=list)
     reads: int = 0
     part_reads: int = 0
+    by_indices: int = 0  # cards the finder missed, found by their two indices
     frames: int = 0
     late: list[str] = field(default_factory=list)
+    kinds: Counter[str] = field(default_factory=Counter)  # questions by what raised them
+    kind_presses: Counter[str] = field(default_factory=Counter)
+    asked_texts: list[str] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
         for name, value in vars(other).items():
@@ -144,9 +152,12 @@ def one_film(
     _time_calls(pipeline.recognizer, "read_region", t.part_ms, box_at=1)
     _time_calls(pipeline.recognizer, "read", t.whole_ms)
     _time_calls(pipeline.recognizer, "read_card", t.corner_ms)
+    unhosted = _unhosted_reads(pipeline)
     named: dict[tuple[str, str], list[int]] = {}  # (card, zone) -> frames laid on the board
     asked: list[tuple[int, str]] = []  # frame, zone of each question open
     frames = sorted((out / "frames").iterdir())
+    last: Question | None = None
+    kind = ""  # what raised the question on the screen
     for number, path in enumerate(frames):
         image = cv2.imread(str(path))
         assert image is not None, f"{path}: not an image"
@@ -166,11 +177,21 @@ def one_film(
                 named.setdefault((str(e.card), e.zone), []).append(number)
                 if not _was_put(e, settled, mat, number):
                     t.wrong += 1
-        if table.question is not None:
-            asked.append((number, table.question.zone))
+        q = table.question
+        if q is not None:
+            asked.append((number, q.zone))
+            if q is not last:
+                kind = _kind(q, q.zone in unhosted.get(number, ()))
+                t.kinds[kind] += 1
+                t.asked_texts.append(f"{number}:{kind}:{q.text}")
+        last = q
+        before = scripted.presses
         scripted.after_frame(table, number, presses.get(number, []))
+        if q is not None:
+            t.kind_presses[kind] += scripted.presses - before
     scripted.finish(table)
     t.frames, t.reads, t.part_reads = len(frames), pipeline.reads, pipeline.part_reads
+    t.by_indices = pipeline.found_by_indices
     for item in settled:
         if item["again"]:
             continue
@@ -211,6 +232,40 @@ def _time_calls(owner: object, name: str, into: list[float], *, box_at: int | No
     setattr(owner, name, timed)
 
 
+def _kind(q: Question, unhosted: bool) -> str:
+    """What raised a question: a card found and not read (with or without a guess at its
+    corner); a read on no card found (the finder missed the card: ``unhosted``, a read in the
+    question's zone in the last second that no found card hosts); a read the table doubts (a
+    card read where it cannot be); a read two ways; an unclear read of a found card."""
+    if q.unread:
+        return "unread, guessed" if q.picks else "unread, no guess"
+    if q.seen is not None:
+        return "read where it cannot be"
+    if unhosted:
+        return "read on no card found"
+    if not q.read_answers:
+        return "read two ways"
+    return "unclear crib card" if q.zone == "crib" else "unclear read"
+
+
+def _unhosted_reads(pipeline: FramePipeline) -> dict[int, set[str]]:
+    """Frame -> the zones where a read no found card hosts was taken, in that frame or the
+    second before it (filled as the pipeline's ``_sight`` runs)."""
+    out: dict[int, set[str]] = {}
+    sight = pipeline._sight
+
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        sighting, host = sight(*args, **kwargs)
+        if sighting is not None and host is None and sighting.zone is not None:
+            frame = pipeline.frames - 1
+            for f in range(frame, frame + SECOND + 1):
+                out.setdefault(f, set()).add(sighting.zone)
+        return sighting, host
+
+    setattr(pipeline, "_sight", wrapped)  # noqa: B010 (a bench's instrument)
+    return out
+
+
 def _deck_spec(spec: str) -> tuple[str, int]:
     """``"7"`` -> ("plain", 7); ``"cartoon:5"`` -> ("cartoon", 5)."""
     art, _, seed = spec.rpartition(":")
@@ -245,6 +300,7 @@ def main() -> int:
         action="store_true",
         help="read each deck with the profile its filmed lesson makes (learn-deck --camera)",
     )
+    parser.add_argument("--why", action="store_true", help="print every question asked")
     args = parser.parse_args()
     for spec in args.decks:
         try:
@@ -275,10 +331,14 @@ def main() -> int:
                 + (f", late: {' '.join(t.late)}" if t.late else ""),
                 flush=True,
             )
+            if args.why:
+                for text in t.asked_texts:
+                    print(f"    asked at {text}")
     pct = 100 * total.in_time / max(total.laid, 1)
     print(f"films: {total.films}, complete as scripted: {total.complete}")
     print(f"cards named or asked within a second: {total.in_time} of {total.laid} ({pct:.1f}%)")
     print(f"scored out of line: {total.out_of_line}; wrong cards laid: {total.wrong}")
+    print(f"cards the finder missed, found by their two indices: {total.by_indices}")
     print(
         f"questions a deal: {total.questions / max(total.deals, 1):.2f}; presses a question: "
         f"{total.presses / max(total.questions, 1):.1f}"
@@ -297,6 +357,10 @@ def main() -> int:
         f"{_median(total.part_ms):.1f} ms, a whole read {_median(total.whole_ms):.1f} ms, "
         f"a card read at its corners {_median(total.corner_ms):.1f} ms ({len(total.corner_ms)} "
         f"times); a frame with no read {_median(total.unread_ms):.1f} ms"
+    )
+    print(
+        "questions by kind (presses): "
+        + ", ".join(f"{k} {n} ({total.kind_presses[k]})" for k, n in total.kinds.most_common())
     )
     lat = total.latency_s or [0.0]
     print(f"card to board: median {statistics.median(lat):.2f} s, slowest {max(lat):.2f} s")

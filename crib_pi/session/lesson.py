@@ -33,7 +33,7 @@ from crib_pi.game import Game
 from crib_pi.i18n import NC_, _, pgettext
 from crib_pi.mat import PX_PER_MM, Mat
 from crib_pi.session.lesson_row import RowReading, read_row
-from crib_pi.session.locate import MatLocator
+from crib_pi.session.locate import MatLocator, mat_to_frame
 from crib_pi.snapshot import BoardSnapshot
 from crib_pi.vision.classifier import Classifier
 from crib_pi.vision.corner import CARD_MM as CARD_SIZE_MM
@@ -113,7 +113,7 @@ class DeckLesson:
         if homography is None:
             return
         for card in self.finder.update(bgr, homography):
-            self.landed[card.id] = upright(bgr, _in_frame(card, homography))[0]
+            self.landed[card.id] = upright(bgr, mat_to_frame(card.quad, homography))[0]
         if self.locator.markers_seen:
             self.kept.append((bgr, homography))
 
@@ -244,7 +244,7 @@ class DeckLesson:
             for card, x in reading.where.items():
                 if card not in taken:
                     quad = _card_at(x - float(dx), reading.across - float(dy))
-                    out[card] = upright(bgr, _in_frame(quad, homography))[0]
+                    out[card] = upright(bgr, mat_to_frame(quad, homography))[0]
         return {card: view for card, view in out.items() if card in reading.looks}
 
     def prompt(self) -> str:
@@ -259,19 +259,6 @@ class DeckLesson:
         """What the screen shows: an empty board with the lesson's prompt and its last word."""
         snap = Game(GameOptions(players=self.mat.players)).snapshot()
         return dataclasses.replace(snap, prompt=self.prompt(), last_text=self.message)
-
-
-def _in_frame(
-    card: FoundCard | npt.NDArray[np.float64], homography: npt.NDArray[np.float64]
-) -> npt.NDArray[np.float64]:
-    """A card's outline (found, or 4 x 2 mat pixels) in frame pixels: ``homography`` maps
-    the frame onto the mat."""
-    import cv2
-
-    quad = card.quad if isinstance(card, FoundCard) else card
-    pts = np.asarray(quad, np.float64).reshape(-1, 1, 2)
-    seen = cv2.perspectiveTransform(pts, np.linalg.inv(homography))
-    return np.asarray(seen, np.float64).reshape(4, 2)
 
 
 def _left(card: FoundCard) -> float:

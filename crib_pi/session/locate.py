@@ -115,6 +115,16 @@ class MatLocator:
         return np.asarray(mapped, np.float64).reshape(-1, 2)
 
 
+def mat_to_frame(
+    points: npt.ArrayLike, homography: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """Mat pixels to frame pixels (N x 2): ``homography`` maps the frame onto the mat (as
+    ``MatLocator.homography`` does), so a card found on the mat can be cut from the frame."""
+    pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+    seen = cv2.perspectiveTransform(pts, np.linalg.inv(homography))
+    return np.asarray(seen, np.float64).reshape(-1, 2)
+
+
 def camera_advice(card_px: float, frame: tuple[int, int]) -> str | None:
     """What to change when cards are too small in the frame to be read well, or None.
 

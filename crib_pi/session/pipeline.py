@@ -10,7 +10,9 @@ first second, it is read at its own corners (``crib_pi.vision.corner``), where a
 frame's reader misses is often read (and an unsure read there gives the question its first
 choices). A sure read made on a card while it lands or in its first second must agree with
 the pips on its face (``crib_pi.vision.pips``) and with its corners read upright, else it is
-asked about.
+asked about. A card the finder missed (white, laid over most of a white card on a white mat)
+but read whole, both its corner indices agreeing a card's size apart, is found by them
+(``CardFinder.propose``).
 """
 
 from __future__ import annotations
@@ -26,9 +28,9 @@ import numpy.typing as npt
 
 from crib_pi.cards import Card
 from crib_pi.mat import PX_PER_MM, Mat
-from crib_pi.session.locate import MatLocator
+from crib_pi.session.locate import MatLocator, mat_to_frame
 from crib_pi.session.tracker import Sighting, Tracker, TrackEvent
-from crib_pi.vision.finder import CardFinder, FoundCard
+from crib_pi.vision.finder import CardFinder, FoundCard, card_at, card_between
 from crib_pi.vision.patches import colourless
 from crib_pi.vision.pips import agrees, count_pips, upright
 
@@ -46,6 +48,13 @@ CORNER_FRAMES = 10
 """A card found and not read is read at its own corners (``crib_pi.vision.corner``) in this
 many frames after it landed, while nothing lies over it; after them a card still unread is
 face down, or its question has been asked."""
+WHOLE_FRAMES = 10
+WHOLE_EVERY = 10
+"""A card read on no card found, by one index only, is read at the corners of the card it
+would be, for its other index (``_find_by_indices``): on every frame for ``WHOLE_FRAMES``
+from the first (it lies whole as it lands, before the next card covers its far corner), then
+once every ``WHOLE_EVERY`` frames."""
+
 PIP_LOOKS = 3
 """Looks at a found card's pips while it lies uncovered; the most pips seen stand (a hand
 over the card hides some, never adds one)."""
@@ -117,6 +126,9 @@ class FramePipeline:
         self.reads = 0  # frames read by the recognizer (the others kept the last frame's)
         self.part_reads = 0  # of those, frames read only round what landed or left
         self.corner_reads = 0  # found cards read at their own corners
+        self.found_by_indices = 0  # cards the finder missed, found by their two indices
+        self._whole_tried: dict[Card, tuple[int, int]] = {}  # card -> first, last frame read
+        # whole (``_both_indices``)
         self._reading: Reading | None = None
         self._since_whole = 0  # frames since the whole frame was read
         self._spots: dict[int, Point] = {}  # found card -> where its first unsure read was
@@ -145,6 +157,8 @@ class FramePipeline:
         # else nothing came or went: the last frame's reads stand
         self._since_whole += 1
         self._grey, self._landing_looks = None, {}
+        if self.finder is not None:
+            self._find_by_indices(self.finder, self._reading, frame, homography)
         seen = [self._sight(*read, None, frame, homography) for read in _listed(self._reading)]
         for found in self._to_read_at_corner(_named(seen)):  # not named: read where it lies
             read = self._corners.get(found.id) or self._corner_read(frame, homography, found)
@@ -218,6 +232,63 @@ class FramePipeline:
             x, y = self._spots.setdefault(host.id, (x, y))
         return Sighting(card, zone.name if zone else None, (x, y), candidates), host.id
 
+    def _find_by_indices(
+        self,
+        finder: CardFinder,
+        reading: Reading,
+        frame: npt.NDArray[Any],
+        homography: npt.NDArray[np.float64],
+    ) -> None:
+        """Cards read whole (both corner indices agreeing, where one card's lie) where no card
+        was found, in a zone, are found so (``CardFinder.propose``): a card as white as the
+        mat laid over part of another changes the mat in no card's shape. Where the frame's
+        reader read one index only, the card it would be is read at its corners (every
+        ``WHOLE_FRAMES``, ``WHOLE_EVERY``), for the other, where no card found accounts for
+        it. A read whole inside a card found (a picture on it, or a white card the finder took
+        into its picture of the mat) is judged by its two indices' spacing and by ``propose``."""
+        for read in reading.cards:
+            index = self.locator.to_mat(np.asarray(read.corners, np.float64))
+            if finder.host(index) is not None:
+                continue  # a card found hosts it
+            x, y = (float(v) for v in index.mean(axis=0))
+            if self.mat.zone_at(x, y) is None:
+                continue
+            opposite = getattr(read, "opposite", ())
+            pair = (index, self.locator.to_mat(np.asarray(opposite, np.float64)))
+            if not opposite:
+                if not finder.unaccounted(index):
+                    continue  # on a card found, the mat unchanged since: not looked for
+                both = self._both_indices(read.card, card_at(index), frame, homography)
+                if both is None:
+                    continue
+                pair = both
+            quad = card_between(*pair)
+            if quad is not None and finder.propose(quad) is not None:
+                self.found_by_indices += 1
+
+    def _both_indices(
+        self,
+        card: Card,
+        quad: npt.NDArray[np.float64],
+        frame: npt.NDArray[Any],
+        homography: npt.NDArray[np.float64],
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None:
+        """``card``'s two corner indices (mat pixels), read at the corners of the card
+        outlined ``quad`` (mat pixels) where they agree; None where they do not, and where
+        ``card`` is not to be looked for so in this frame (``WHOLE_FRAMES``)."""
+        if getattr(self.recognizer, "read_card", None) is None:
+            return None
+        first, last = self._whole_tried.get(card, (self.frames, -WHOLE_EVERY))
+        if self.frames - first > WHOLE_FRAMES and self.frames - last < WHOLE_EVERY:
+            return None
+        self._whole_tried[card] = (first, self.frames)
+        for r in self._read_at(frame, mat_to_frame(quad, homography)).cards:
+            opposite = getattr(r, "opposite", ())
+            if r.card == card and opposite:
+                to_mat = self.locator.to_mat
+                return to_mat(np.asarray(r.corners, np.float64)), to_mat(np.asarray(opposite))
+        return None
+
     def _as_named(self, sighting: Sighting | None, host: int | None) -> Sighting | None:
         """An unsure read on a found card named for sure before, leading with that card, is
         its other index: that card (two looks agree; no card not read for sure comes of it)."""
@@ -249,10 +320,14 @@ class FramePipeline:
     ) -> Reading:
         """The indices read at a found card's corners, the card warped upright first."""
         self.corner_reads += 1
+        return self._read_at(frame, _in_frame(found, homography))
+
+    def _read_at(self, frame: npt.NDArray[Any], quad: npt.NDArray[np.float64]) -> Reading:
+        """The indices read at the corners of the card outlined ``quad`` (frame pixels)."""
         if self._grey is None:
             self._grey = colourless(frame)
         read_card = getattr(self.recognizer, "read_card")  # noqa: B009 (not in the protocol)
-        read: Reading = read_card(frame, _in_frame(found, homography), self._grey)
+        read: Reading = read_card(frame, quad, self._grey)
         return read
 
     def _corners_say(
@@ -426,7 +501,7 @@ def _image_box(
     """The frame's pixel box (x0, y0, x1, y1) round the mat's box ``lo``-``hi`` (mat pixels);
     None where it is not in the picture."""
     corners = np.array([[lo[0], lo[1]], [hi[0], lo[1]], [hi[0], hi[1]], [lo[0], hi[1]]])
-    seen = _to_frame(corners, homography)
+    seen = mat_to_frame(corners, homography)
     h, w = shape[:2]
     x0, y0 = np.clip(np.floor(seen.min(axis=0)).astype(int), 0, [w, h])
     x1, y1 = np.clip(np.ceil(seen.max(axis=0)).astype(int) + 1, 0, [w, h])
@@ -449,14 +524,7 @@ def _alone(index: npt.NDArray[np.float64], cards: Sequence[FoundCard], host: Fou
 
 def _in_frame(found: FoundCard, homography: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """A found card's outline in frame pixels (4 x 2)."""
-    return _to_frame(found.quad, homography)
-
-
-def _to_frame(points: npt.ArrayLike, homography: npt.NDArray[np.float64]) -> npt.NDArray[Any]:
-    """Mat pixels to frame pixels (N x 2): ``homography`` maps the frame onto the mat."""
-    pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
-    seen = cv2.perspectiveTransform(pts, np.linalg.inv(homography))
-    return np.asarray(seen, np.float64).reshape(-1, 2)
+    return mat_to_frame(found.quad, homography)
 
 
 def _covered(

@@ -89,7 +89,7 @@ def to_frame(found: Recognition, quad: npt.ArrayLike) -> Recognition:
 
     return Recognition(
         tuple(
-            CardRead(r.card, r.confidence, back(r.corners))
+            CardRead(r.card, r.confidence, back(r.corners), back(r.opposite) if r.opposite else ())
             for r in found.cards
             if in_corner(r.corners)
         ),

@@ -68,6 +68,9 @@ class _Index:
     corners: tuple[tuple[float, float], ...]
     #: Set when the card's other corner reads another card: asked about, never named.
     doubt: bool = False
+    #: The card's other corner index, where it agreed (``_combine_opposites``), or where both
+    #: were named, turned half round to each other (``decide``).
+    opposite: tuple[tuple[float, float], ...] = ()
 
     @property
     def lead(self) -> int:
@@ -85,15 +88,17 @@ def decide(frames: Frames, scores: Scores, paper: PaperRegions | None = None) ->
     round to each other from one card whose corners disagree."""
     groups = _combine_opposites(_drop_oversized(_group(frames, scores)), paper)
     groups = [g for g in groups if g.p_index >= REPORT_INDEX]
-    reads: dict[Card, CardRead] = {}
+    named: dict[Card, _Index] = {}
     unsure: list[UncertainRead] = []
     for g in groups:
         conf = g.confidence
         if conf >= NAME_AT and not g.doubt:
             card = Card.from_index(g.lead)
-            old = reads.get(card)
-            if old is None or old.confidence < conf:
-                reads[card] = CardRead(card, conf, g.corners)
+            old = named.get(card)
+            keep, other = (g, old) if old is None or old.confidence < conf else (old, g)
+            named[card] = keep
+            if other is not None and not keep.opposite and keep.down @ other.down <= OPPOSITE_COS:
+                keep.opposite = other.corners  # one card (a deck holds it once), turned round
         else:
             top = np.argsort(-g.probs)[:MAX_CANDIDATES]
             top = top[g.probs[top] >= CANDIDATE_MIN]
@@ -104,10 +109,10 @@ def decide(frames: Frames, scores: Scores, paper: PaperRegions | None = None) ->
                     g.corners,
                 )
             )
+    reads = [CardRead(c, g.confidence, g.corners, g.opposite) for c, g in named.items()]
     # An uncertain index whose leading candidate was named elsewhere is that card's other index.
-    named = set(reads)
     unsure = [u for u in unsure if not u.candidates or u.candidates[0] not in named]
-    cards = tuple(sorted(reads.values(), key=lambda r: (r.corners[0][1], r.corners[0][0])))
+    cards = tuple(sorted(reads, key=lambda r: (r.corners[0][1], r.corners[0][0])))
     return Recognition(cards, tuple(unsure))
 
 
@@ -222,6 +227,7 @@ def _combine_opposites(groups: list[_Index], paper: PaperRegions | None) -> list
                 ga.p_index = gb.p_index = 1.0 - (1.0 - ga.p_index) * (1.0 - gb.p_index)
                 paired.update((a, b))
                 dropped.add(b)  # one card, one read
+                ga.opposite = gb.corners
                 break
     # A half-believed index whose other corner did not agree with it is no read.
     weak = {i for i, g in enumerate(groups) if i not in paired and g.p_index < REPORT_INDEX}

@@ -130,6 +130,22 @@ UNSHIFTED = 0.5
 picture shifted against the reference shows only lines along the edges it had (0.34 at most
 in the filmed games), a card landing its own edge and ink (0.65 or more)."""
 
+INDEX_AT_MM = (6.5, 12.0)
+"""Where an index's middle lies from its card's corner (mm across and down), give or take a few
+millimetres from deck to deck."""
+NEW_INK = 0.5
+"""The least share of a card's ink that the reference lacks for the reader's word that a card
+lies there to be taken (``propose``): a card landing is new ink; one the reference took in
+while it was missed is not, and nothing would tell when it went."""
+PATCH_MM = 45.0
+"""The tallest an index's read outline is: the reader's patch holds the index and what is round
+it (a card's index is at most 36 mm, ``INDEX_MM``, its patch a little more)."""
+ACROSS_MM = (38.0, 58.0)
+ALONG_MM = (45.0, 82.0)
+"""Where a card's bottom-right index lies from its top-left one (mm across and along the card,
+the middles of the reader's outlines): cards found in the filmed games measure 42-57 across and
+50-69 along (1st to 99th percentile; least 46 along), the ace pictured on a deck's box 36 x 46."""
+
 
 @dataclass(frozen=True)
 class FoundCard:
@@ -178,6 +194,18 @@ class _Card:
 
 
 @dataclass
+class _Gone:
+    """A card taken for gone, and the reference it had (its box) before what showed there was
+    taken into it: a white card laid over most of it may have been taken for the mat."""
+
+    card: _Card
+    place: int  # its place in the pile
+    reference: Image  # within its box
+    taken: Image  # where what showed was taken into the reference (its visible face)
+    frame: int
+
+
+@dataclass
 class CardFinder:
     """Feed it every frame with the frame-to-mat homography; ``cards`` are those on the mat."""
 
@@ -208,6 +236,8 @@ class CardFinder:
     _in_view: tuple[Any, Image] | None = None  # 1 on the mat's pixels inside the picture
     _adopt_seen: Image | None = None  # what the places not yet seen bare showed when looked at
     _previous: Image | None = None  # the last frame, normalised
+    _gone: list[_Gone] = field(default_factory=list)  # cards taken for gone lately
+    _prior: Image | None = None  # the frame before it
 
     @property
     def size(self) -> tuple[int, int]:
@@ -224,12 +254,13 @@ class CardFinder:
         shapes = [q for q in card_shapes(self._change) if self._not_mat(q, now)]
         before = len(self._cards)
         self._left = []
+        self._gone = [g for g in self._gone if self.frame - g.frame < SETTLE]
         self._remove_gone(now, shapes)
         gone = len(self._cards) < before
         before = len(self._cards)
         landed = self._land(now, shapes)
         self._settle(now)
-        self._previous = now
+        self._prior, self._previous = self._previous, now
         self.still = not (landed or gone or self._patches or self._faded)
         to_mat = PX_PER_MM / SCALE
         self._landing = [
@@ -400,6 +431,8 @@ class CardFinder:
             if card.gone_frames >= CONFIRM:  # what it leaves is no card landing on it
                 leaves = [q for q in shapes if not _own(q, card.quad, LEFT)]
                 visible = self._visible_mask(i, leaves) > 0
+                was = self.reference[y0:y1, x0:x1].copy()
+                self._gone.append(_Gone(card, i, was, visible.copy(), self.frame))
                 _paste(self.reference[y0:y1, x0:x1], now[y0:y1, x0:x1], visible)
                 self._reblur(card.box)
                 self._left.append(card.quad)
@@ -583,6 +616,66 @@ class CardFinder:
         inside = _inside(quad, (x0, y0, x1, y1))
         differs = _channel_diff(now[y0:y1, x0:x1], self._empty[y0:y1, x0:x1]) > CHANGED
         return bool((differs & inside).sum() >= NOT_MAT * max(int(inside.sum()), 1))
+
+    def propose(self, quad: Any) -> FoundCard | None:
+        """A card the reader found whole (both its corner indices, agreeing, where one card's
+        lie: ``card_between``; ``quad`` its outline in mat pixels) where no card was found: a
+        card as white as the mat laid over part of another, whose change is neither card-shaped
+        nor its ink alone. It is a card when it is still (the last two frames alike there), not
+        the bare mat, and new (most of its ink unlike the reference: what it covers is known,
+        so that its going is seen); it is then found, on top, as if it had landed now. None
+        otherwise, and where a card found already lies there."""
+        now, prior = self._previous, self._prior
+        if now is None or prior is None or self.reference is None:
+            return None
+        q = np.asarray(quad, np.float32).reshape(4, 2) * (SCALE / PX_PER_MM)
+        if any(_same(q, c.quad) for c in self._cards):
+            return None
+        if any(_own(p.quad, q, LEFT) or _own(q, p.quad, LEFT) for p in self._patches):
+            return None  # landing now: the finder will know it in a frame or two
+        x0, y0, x1, y1 = box = _box_of(q, now.shape)
+        inside = _inside(q, box)
+        if inside.sum() < OWN * cv2.contourArea(q):
+            return None  # partly off the mat
+        steady = _channel_diff(now[y0:y1, x0:x1], prior[y0:y1, x0:x1]) <= CHANGED
+        if steady[inside].mean() < STEADY or not self._not_mat(q, now):
+            return None
+        ink = inside & (_under(ink_map(now[y0:y1, x0:x1]), INK) > 0)
+        if ink.sum() < TELLING:
+            return None
+        if not self._new_ink(q, ink, box):
+            self._restore_under(q)  # the card below it was taken for gone: it was not
+            if not self._new_ink(q, ink, box):
+                return None  # the reference has it: what it covers is not known, so
+                # nothing would tell when it is gone
+        found = self._add(q, now)
+        self.cards = [c.found for c in self._cards]
+        self.still = False
+        return found
+
+    def _new_ink(self, quad: Image, ink: Image, box: tuple[int, int, int, int]) -> bool:
+        """Whether most of a card's ``ink`` (within ``box``) is unlike the reference."""
+        assert self._previous is not None and self.reference is not None
+        x0, y0, x1, y1 = box
+        new = _channel_diff(self._previous[y0:y1, x0:x1], self.reference[y0:y1, x0:x1])
+        return bool(((new > CHANGED) & ink).sum() >= NEW_INK * ink.sum())
+
+    def _restore_under(self, quad: Image) -> None:
+        """Put back, below a card read whole at ``quad``, the cards taken for gone in the last
+        ``SETTLE`` frames under it, and the reference they had: a white card laid over most
+        of the last one shows the mat's white where that card lay."""
+        assert self.reference is not None
+        for gone in sorted(self._gone, key=lambda g: -g.frame):  # the last taken, first
+            inside, _ = cv2.intersectConvexConvex(gone.card.quad.astype(np.float32), quad)
+            if inside <= 0:
+                continue
+            x0, y0, x1, y1 = gone.card.box
+            _paste(self.reference[y0:y1, x0:x1], gone.reference, gone.taken)
+            self._reblur(gone.card.box)
+            gone.card.gone_frames = 0
+            self._cards.insert(min(gone.place, len(self._cards)), gone.card)
+            self._gone.remove(gone)
+        self.cards = [c.found for c in self._cards]
 
     # -- which card an index belongs to ------------------------------------------------
 
@@ -942,6 +1035,53 @@ def _sides(q: Image) -> tuple[float, float]:
     a = float(np.hypot(*(q[1] - q[0])))
     b = float(np.hypot(*(q[2] - q[1])))
     return (min(a, b), max(a, b))
+
+
+def card_at(index: Any) -> npt.NDArray[np.float64]:
+    """The outline (4 x 2 mat pixels) of the poker-sized card whose top-left index (as it
+    stands) is ``index`` (4 x 2 mat pixels), its centre ``INDEX_AT_MM`` from the card's corner:
+    where to look for its other index."""
+    a = np.asarray(index, np.float64).reshape(4, 2) / PX_PER_MM
+    d = (a[3] - a[0]) + (a[2] - a[1])
+    along = d / max(float(np.hypot(*d)), 1e-9)
+    across = np.array([along[1], -along[0]])
+    corner = a.mean(axis=0) - INDEX_AT_MM[0] * across - INDEX_AT_MM[1] * along
+    w, h = across * CARD_MM[0], along * CARD_MM[1]
+    out: npt.NDArray[np.float64] = np.array([corner, corner + w, corner + w + h, corner + h])
+    return out * PX_PER_MM
+
+
+def card_between(index: Any, opposite: Any) -> npt.NDArray[np.float64] | None:
+    """The outline (4 x 2 mat pixels, round the card) of the poker-sized card whose corner
+    indices are ``index`` and ``opposite`` (4 x 2 mat pixels each, top-left first as the index
+    stands), where they lie as one card's do: turned half round to each other, alike in size
+    and each an index's (up to ``PATCH_MM``), the one ``ACROSS_MM`` and ``ALONG_MM`` from the
+    other. None otherwise: a picture of a card (on a pack's back, a box) prints its indices
+    nearer together."""
+    a = np.asarray(index, np.float64).reshape(4, 2) / PX_PER_MM
+    b = np.asarray(opposite, np.float64).reshape(4, 2) / PX_PER_MM
+
+    def down(q: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        d: npt.NDArray[np.float64] = (q[3] - q[0]) + (q[2] - q[1])
+        return d / max(float(np.hypot(*d)), 1e-9)
+
+    sides = [float(np.hypot(*(q[3] - q[0]))) for q in (a, b)]
+    if not INDEX_MM[0] <= min(sides) <= max(sides) <= min(PATCH_MM, 1.4 * min(sides)):
+        return None  # not an index's size, or not alike
+    da, db = down(a), down(b)
+    if float(da @ db) > -math.cos(math.radians(INDEX_TURN)):
+        return None  # not turned half round to each other
+    along = (da - db) / max(float(np.hypot(*(da - db))), 1e-9)
+    across = np.array([along[1], -along[0]])  # the card's right, as its top-left index stands
+    off = b.mean(axis=0) - a.mean(axis=0)
+    x, y = float(off @ across), float(off @ along)
+    if not (ACROSS_MM[0] <= x <= ACROSS_MM[1] and ALONG_MM[0] <= y <= ALONG_MM[1]):
+        return None
+    centre = (a.mean(axis=0) + b.mean(axis=0)) / 2
+    half_x, half_y = across * CARD_MM[0] / 2, along * CARD_MM[1] / 2
+    corners = [centre - half_x - half_y, centre + half_x - half_y]
+    corners += [centre + half_x + half_y, centre - half_x + half_y]
+    return np.array(corners) * PX_PER_MM
 
 
 def host(cards: list[FoundCard], index: Any) -> FoundCard | None:

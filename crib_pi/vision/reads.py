@@ -11,11 +11,14 @@ Point = tuple[float, float]
 
 @dataclass(frozen=True)
 class CardRead:
-    """A card named with confidence; ``corners`` outline its index (rank and suit) in the image."""
+    """A card named with confidence; ``corners`` outline its index (rank and suit) in the image;
+    ``opposite``, where the card's other corner index was read too and agreed, outlines that one
+    (both at one card's corners: the card is whole in view)."""
 
     card: Card
     confidence: float
     corners: tuple[Point, ...]
+    opposite: tuple[Point, ...] = ()
 
     def to_json(self) -> dict[str, object]:
         return {

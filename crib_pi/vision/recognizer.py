@@ -94,7 +94,10 @@ def _moved(found: Recognition, factor: float, origin: tuple[int, int]) -> Recogn
         return tuple((x / factor + ox, y / factor + oy) for x, y in corners)
 
     return Recognition(
-        tuple(CardRead(r.card, r.confidence, back(r.corners)) for r in found.cards),
+        tuple(
+            CardRead(r.card, r.confidence, back(r.corners), back(r.opposite) if r.opposite else ())
+            for r in found.cards
+        ),
         tuple(
             UncertainRead(u.candidates, u.probabilities, back(u.corners)) for u in found.uncertain
         ),

@@ -72,9 +72,32 @@ def test_opposite_corners_that_agree_make_a_read() -> None:
     rec = decide(f, scores(half, half))
     assert [str(r.card) for r in rec.cards] == ["QS"] and rec.uncertain == ()
     assert rec.cards[0].confidence == pytest.approx(1 - 0.3 * 0.3, abs=1e-4)
+    # both corners were read: the read outlines the other one too (the card is whole)
+    (read,) = rec.cards
+    assert np.mean(read.corners, axis=0) == pytest.approx((100, 100))
+    assert np.mean(read.opposite, axis=0) == pytest.approx((170, 190))
+    alone = decide(frames((100, 100, 0, 20)), scores(({"Q": 1.0}, {"S": 1.0}, 0.99)))
+    assert alone.cards[0].opposite == ()
     # the same two reads side by side, not as one card's corners, are not reported
     rec = decide(frames((100, 100, 0, 20), (170, 100, 0, 20)), scores(half, half))
     assert rec.cards == () and rec.uncertain == ()
+
+
+def test_both_corners_named_turned_half_round_are_one_read_outlining_both() -> None:
+    """Both corners of a card named where the patches are large for their spacing (a card
+    read upright at its own corners): one read, the other corner its ``opposite``; the same
+    card named twice the same way up has none (the geometry is the finder's to judge)."""
+    sure = ({"5": 1.0}, {"S": 1.0}, 0.99)
+    rec = decide(frames((100, 100, 0, 100), (240, 230, 180, 100)), scores(sure, sure))
+    (read,) = rec.cards
+    assert str(read.card) == "5S" and read.opposite != ()
+    assert {tuple(np.mean(c, axis=0).round()) for c in (read.corners, read.opposite)} == {
+        (100.0, 100.0),
+        (240.0, 230.0),
+    }
+    rec = decide(frames((100, 100, 0, 100), (240, 230, 0, 100)), scores(sure, sure))
+    (read,) = rec.cards
+    assert read.opposite == ()
 
 
 def test_opposite_corners_unsure_of_one_card_are_one_question_not_a_sure_read() -> None:

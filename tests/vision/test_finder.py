@@ -25,10 +25,13 @@ from crib_pi.vision.finder import (
     SCALE,
     CardFinder,
     FoundCard,
+    card_at,
+    card_between,
     card_shapes,
     host,
 )
 from crib_pi.vision.glyphs import ink_map
+from tests.conftest import ink_only_face
 
 MM = PX_PER_MM
 
@@ -60,6 +63,103 @@ def test_a_picture_of_a_card_is_not_a_card() -> None:
     assert host([card], _index(70, 58, 22, 10)) is None  # lying across the card
     assert host([card], _index(84, 74)) is None  # a pictured card's corner, inset
     assert host([card], _index(200, 200)) is None  # on no card at all
+
+
+def _turned_index(x1: float, y1: float, w: float = 10, h: float = 22) -> list[tuple[float, float]]:
+    """An index turned half round, its bottom-right at (x1, y1) mm: its outline top-left
+    first as it stands (the card's bottom-right index)."""
+    return [(x1 * MM, y1 * MM), ((x1 - w) * MM, y1 * MM), ((x1 - w) * MM, (y1 - h) * MM),
+            (x1 * MM, (y1 - h) * MM)]  # fmt: skip
+
+
+def test_a_card_lies_between_its_two_corner_indices() -> None:
+    """A card the finder missed, read whole, is outlined from its two indices: poker-sized,
+    centred between them; indices that do not lie as one card's are no card."""
+    # the card of ``_card(100, 100)``: spans x 68.5-131.5, y 56-144 mm
+    quad = card_between(_index(70, 58), _turned_index(130, 142))
+    assert quad is not None
+    assert quad.mean(axis=0) / MM == pytest.approx((100, 100), abs=0.5)
+    (_, _), (w, h), _ = cv2.minAreaRect(quad.astype(np.float32))
+    assert sorted((w / MM, h / MM)) == pytest.approx([63, 88], abs=0.5)
+    turned = card_between(_turned_index(130, 142), _index(70, 58))  # read from the other end
+    assert turned is not None and turned.mean(axis=0) / MM == pytest.approx((100, 100), abs=0.5)
+    # a card whose indices lie well in (46 across, 47 along), and a deck box's ace pictured
+    # at 70% (36 across, 46 along)
+    assert card_between(_index(70, 58), _turned_index(126, 127)) is not None
+    assert card_between(_index(70, 58), _turned_index(116, 126)) is None
+    # a picture of a card half the size (a box, a pack's back): too small, too near
+    assert card_between(_index(70, 58, 5, 11), _turned_index(100, 100, 5, 11)) is None
+    # two cards' indices, both upright
+    assert card_between(_index(70, 58), _index(120, 120)) is None
+    # two cards' indices turned to each other, a row apart
+    assert card_between(_index(70, 58), _turned_index(230, 142)) is None
+
+
+def test_a_card_read_whole_where_none_was_found_is_found_when_proposed(tmp_path: Path) -> None:
+    """The reader's word that a card lies somewhere (``propose``) is taken where the mat shows
+    something still there, and not twice; the bare mat is no card whatever is read."""
+    face = ink_only_face(180)  # ink the finder does not take for a card's face
+    mat = Mat(2)
+    f = Film(mat, lambda c: face, tmp_path, np.random.default_rng(4))
+    for _ in range(2):
+        f.shoot()
+    placed = Placed(Card(7, "S"), (270 * MM, 150 * MM), 0.0)  # on the crib spot
+    f.lay(placed)
+    for _ in range(2):
+        f.shoot()
+    _, finder, _ = _watch(mat, sorted(tmp_path.glob("*.jpg")))
+    assert finder.cards == []
+    bare = cv2.boxPoints(((120 * MM, 150 * MM), (63 * MM, 88 * MM), 0.0))
+    assert finder.propose(bare) is None  # nothing lies there
+    quad = cv2.boxPoints(((270 * MM, 150 * MM), (63 * MM, 88 * MM), 0.0))
+    card = finder.propose(quad)
+    assert card is not None and finder.cards == [card] and card.landed == finder.frame
+    assert np.hypot(card.centre[0] - 270 * MM, card.centre[1] - 150 * MM) < MM
+    assert host(finder.cards, _index(240.5, 108)) == card  # its index is now its own
+    assert finder.propose(quad) is None  # found already
+    # 6 mm off (not the same outline): what lies there is the reference's now, whose going
+    # nothing would tell
+    assert finder.propose(quad + np.float32(6 * MM)) is None
+
+
+def test_a_card_taken_for_gone_under_a_white_card_is_put_back_when_that_card_is_read_whole(
+    tmp_path: Path,
+) -> None:
+    """A white card laid over most of the last one, a few millimetres off, shows the mat's
+    white where that card lay: the finder takes it for gone and the new card for the mat. Read
+    whole and proposed, the new card is found on top and the one below is put back."""
+    faces = {Card(7, "S"): ink_only_face(315), Card(8, "S"): ink_only_face(180)}
+    mat = Mat(2)
+    f = Film(mat, lambda c: faces[c], tmp_path, np.random.default_rng(4))
+    for _ in range(2):
+        f.shoot()
+    f.lay(Placed(Card(7, "S"), (200 * MM, 240 * MM), 0.0))
+    for _ in range(3):
+        f.shoot()
+    f.lay(Placed(Card(8, "S"), (203 * MM, 243 * MM), 0.0))
+    for _ in range(3):
+        f.shoot()
+    _, finder, history = _watch(mat, sorted(tmp_path.glob("*.jpg")))
+    assert any(len(cards) == 1 for cards in history) and finder.cards == []  # found, then lost
+    quad = cv2.boxPoints(((203 * MM, 243 * MM), (63 * MM, 88 * MM), 0.0))
+    top = finder.propose(quad)
+    assert top is not None
+    below, above = finder.cards
+    assert above == top and below.id == 0 and below.landed < top.landed
+    assert np.hypot(below.centre[0] - 200 * MM, below.centre[1] - 240 * MM) < 2 * MM
+
+
+def test_the_card_an_index_would_have_lies_below_and_right_of_it() -> None:
+    """Where to look for a card's other index: the poker card whose top-left index (as it
+    stands) is the one read, its middle ``INDEX_AT_MM`` from the card's corner; a card turned
+    half round has its outline turned too."""
+    quad = card_at(_index(70, 58)) / MM  # the index's middle at (75, 69)
+    x, y = finder_module.INDEX_AT_MM
+    assert quad[0] == pytest.approx((75 - x, 69 - y))
+    assert quad[2] == pytest.approx((75 - x + 63, 69 - y + 88))
+    turned = card_at(_turned_index(130, 142)) / MM  # its middle at (125, 131), upside down
+    assert turned[0] == pytest.approx((125 + x, 131 + y))
+    assert turned[2] == pytest.approx((125 + x - 63, 131 + y - 88))
 
 
 def test_the_top_card_owns_an_index_in_a_row() -> None:
@@ -153,20 +253,6 @@ def test_a_pack_whose_back_pictures_aces_is_found_but_its_aces_are_no_cards(
         assert host(finder.cards, locator.to_mat(quad)) is None
 
 
-def _ink_only(pips_x: int) -> np.ndarray:
-    """A borderless card face as white as the mat: an index (a 7 over a pip) at two opposite
-    corners, upright from its own short edge, and three pips down at ``pips_x`` (of 630)."""
-    face = np.full((880, 630, 4), 255, np.uint8)
-    index = np.full((190, 90, 4), 255, np.uint8)
-    cv2.putText(index, "7", (5, 95), cv2.FONT_HERSHEY_SIMPLEX, 3.4, (30, 30, 30, 255), 10)
-    cv2.circle(index, (45, 145), 30, (30, 30, 30, 255), -1)
-    face[40:230, 40:130] = index
-    face[650:840, 500:590] = cv2.rotate(index, cv2.ROTATE_180)
-    for y in (250, 440, 630):
-        cv2.circle(face, (pips_x, y), 45, (30, 30, 30, 255), -1)
-    return face
-
-
 @pytest.mark.parametrize(("pips_x", "found"), [(315, True), (180, False)])
 def test_a_card_as_white_as_the_mat_is_found_by_its_ink(
     tmp_path: Path, pips_x: int, found: bool
@@ -174,7 +260,7 @@ def test_a_card_as_white_as_the_mat_is_found_by_its_ink(
     """A card that does not stand out from the mat is found by its ink: indices at opposite
     corners and pips, printed the same turned half round. Ink that is not so (the pips down
     one side) is no card's face."""
-    face = _ink_only(pips_x)
+    face = ink_only_face(pips_x)
     mat = Mat(2)
     f = Film(mat, lambda c: face, tmp_path, np.random.default_rng(4))
     for _ in range(2):
