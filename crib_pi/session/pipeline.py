@@ -151,14 +151,15 @@ class FramePipeline:
             return []
         if self.finder is not None:
             self.finder.update(frame, homography)
-        if self._reading is None or not self._still():
+        fresh = self._reading is None or not self._still()
+        if self._reading is None or fresh:
             self._reading = self._read(frame, homography)
             self.reads += 1
         # else nothing came or went: the last frame's reads stand
         self._since_whole += 1
         self._grey, self._landing_looks = None, {}
         if self.finder is not None:
-            self._find_by_indices(self.finder, self._reading, frame, homography)
+            self._find_by_indices(self.finder, self._reading, frame, homography, fresh)
         seen = [self._sight(*read, None, frame, homography) for read in _listed(self._reading)]
         for found in self._to_read_at_corner(_named(seen)):  # not named: read where it lies
             read = self._corners.get(found.id) or self._corner_read(frame, homography, found)
@@ -238,14 +239,16 @@ class FramePipeline:
         reading: Reading,
         frame: npt.NDArray[Any],
         homography: npt.NDArray[np.float64],
+        fresh: bool,
     ) -> None:
         """Cards read whole (both corner indices agreeing, where one card's lie) where no card
         was found, in a zone, are found so (``CardFinder.propose``): a card as white as the
         mat laid over part of another changes the mat in no card's shape. Where the frame's
         reader read one index only, the card it would be is read at its corners (every
-        ``WHOLE_FRAMES``, ``WHOLE_EVERY``), for the other, where no card found accounts for
-        it. A read whole inside a card found (a picture on it, or a white card the finder took
-        into its picture of the mat) is judged by its two indices' spacing and by ``propose``."""
+        ``WHOLE_FRAMES``, ``WHOLE_EVERY``; on frames read afresh, ``fresh``), for the other,
+        where no card found accounts for it. A read whole inside a card found (a picture on
+        it, or a white card the finder took into its picture of the mat) is judged by its two
+        indices' spacing and by ``propose``."""
         for read in reading.cards:
             index = self.locator.to_mat(np.asarray(read.corners, np.float64))
             if finder.host(index) is not None:
@@ -256,7 +259,7 @@ class FramePipeline:
             opposite = getattr(read, "opposite", ())
             pair = (index, self.locator.to_mat(np.asarray(opposite, np.float64)))
             if not opposite:
-                if not finder.unaccounted(index):
+                if not fresh or not finder.unaccounted(index):
                     continue  # on a card found, the mat unchanged since: not looked for
                 both = self._both_indices(read.card, card_at(index), frame, homography)
                 if both is None:
