@@ -643,9 +643,9 @@ class CardFinder:
         ink = inside & (_under(ink_map(now[y0:y1, x0:x1]), INK) > 0)
         if ink.sum() < TELLING:
             return None
-        if not self._new_ink(q, ink, box):
+        if not self._new_ink(ink, box):
             self._restore_under(q)  # the card below it was taken for gone: it was not
-            if not self._new_ink(q, ink, box):
+            if not self._new_ink(ink, box):
                 return None  # the reference has it: what it covers is not known, so
                 # nothing would tell when it is gone
         found = self._add(q, now)
@@ -653,7 +653,7 @@ class CardFinder:
         self.still = False
         return found
 
-    def _new_ink(self, quad: Image, ink: Image, box: tuple[int, int, int, int]) -> bool:
+    def _new_ink(self, ink: Image, box: tuple[int, int, int, int]) -> bool:
         """Whether most of a card's ``ink`` (within ``box``) is unlike the reference."""
         assert self._previous is not None and self.reference is not None
         x0, y0, x1, y1 = box
