@@ -257,14 +257,14 @@ class FramePipeline:
             if self.mat.zone_at(x, y) is None:
                 continue
             opposite = getattr(read, "opposite", ())
-            pair = (index, self.locator.to_mat(np.asarray(opposite, np.float64)))
-            if not opposite:
-                if not fresh or not finder.unaccounted(index):
-                    continue  # on a card found, the mat unchanged since: not looked for
-                both = self._both_indices(read.card, card_at(index), frame, homography)
-                if both is None:
-                    continue
+            if opposite:
+                pair = (index, self.locator.to_mat(np.asarray(opposite, np.float64)))
+            elif not fresh or not finder.unaccounted(index):
+                continue  # on a card found, the mat unchanged since: not looked for
+            elif both := self._both_indices(read.card, card_at(index), frame, homography):
                 pair = both
+            else:
+                continue
             quad = card_between(*pair)
             if quad is not None and finder.propose(quad) is not None:
                 self.found_by_indices += 1
