@@ -1037,13 +1037,18 @@ def _sides(q: Image) -> tuple[float, float]:
     return (min(a, b), max(a, b))
 
 
+def _down(outline: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """The unit "down" of an index's outline (4 x 2, top-left first as the index stands)."""
+    d: npt.NDArray[np.float64] = (outline[3] - outline[0]) + (outline[2] - outline[1])
+    return d / max(float(np.hypot(*d)), 1e-9)
+
+
 def card_at(index: Any) -> npt.NDArray[np.float64]:
     """The outline (4 x 2 mat pixels) of the poker-sized card whose top-left index (as it
     stands) is ``index`` (4 x 2 mat pixels), its centre ``INDEX_AT_MM`` from the card's corner:
     where to look for its other index."""
     a = np.asarray(index, np.float64).reshape(4, 2) / PX_PER_MM
-    d = (a[3] - a[0]) + (a[2] - a[1])
-    along = d / max(float(np.hypot(*d)), 1e-9)
+    along = _down(a)
     across = np.array([along[1], -along[0]])
     corner = a.mean(axis=0) - INDEX_AT_MM[0] * across - INDEX_AT_MM[1] * along
     w, h = across * CARD_MM[0], along * CARD_MM[1]
@@ -1060,15 +1065,10 @@ def card_between(index: Any, opposite: Any) -> npt.NDArray[np.float64] | None:
     nearer together."""
     a = np.asarray(index, np.float64).reshape(4, 2) / PX_PER_MM
     b = np.asarray(opposite, np.float64).reshape(4, 2) / PX_PER_MM
-
-    def down(q: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-        d: npt.NDArray[np.float64] = (q[3] - q[0]) + (q[2] - q[1])
-        return d / max(float(np.hypot(*d)), 1e-9)
-
     sides = [float(np.hypot(*(q[3] - q[0]))) for q in (a, b)]
     if not INDEX_MM[0] <= min(sides) <= max(sides) <= min(PATCH_MM, 1.4 * min(sides)):
         return None  # not an index's size, or not alike
-    da, db = down(a), down(b)
+    da, db = _down(a), _down(b)
     if float(da @ db) > -math.cos(math.radians(INDEX_TURN)):
         return None  # not turned half round to each other
     along = (da - db) / max(float(np.hypot(*(da - db))), 1e-9)
