@@ -15,6 +15,7 @@ from crib_pi.actions import Crib, GameOptions, Play
 from crib_pi.cards import Card
 from crib_pi.mat import Mat
 from crib_pi.session import pipeline as pipeline_module
+from crib_pi.session.faces import plain_face
 from crib_pi.session.filmstrip import TruthReader, film, read_settled
 from crib_pi.session.pipeline import FramePipeline
 from crib_pi.session.table import TableSession
@@ -214,3 +215,20 @@ def test_a_card_misread_in_the_frame_is_asked_about_when_its_corners_say_otherwi
                 asked.append(event)
     assert misread not in laid and play.card not in laid
     assert any(e.candidates[:2] == (play.card, misread) for e in asked)
+
+
+@pytest.mark.parametrize("name", ["7H", "KS", "10D", "AC"])
+def test_the_networks_asked_where_an_index_is_printed_guess_the_card(name: str) -> None:
+    """``guess_card``, for a card whose index the glyph finder cuts no index out of: its
+    corners, as the card finder outlines it, whichever side is first; a blank card, none."""
+    card = Card.parse(name)
+    face = plain_face(card)[:, :, :3]
+    h, w = face.shape[:2]
+    table = np.full((h + 80, w + 80, 3), (60, 110, 40), np.uint8)  # the card on the mat
+    table[40 : 40 + h, 40 : 40 + w] = face
+    quad = np.array([(40, 40), (40 + w, 40), (40 + w, 40 + h), (40, 40 + h)], np.float64)
+    recognizer = Recognizer()
+    assert recognizer.guess_card(table, quad, False)[:1] == (card,)
+    assert recognizer.guess_card(table, np.roll(quad, 2, axis=0), False)[:1] == (card,)
+    table[40 : 40 + h, 40 : 40 + w] = 250
+    assert recognizer.guess_card(table, quad, False) == ()

@@ -9,6 +9,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from crib_pi.actions import Crib, GameOptions, Play
@@ -51,6 +52,32 @@ def test_the_pips_of_a_number_card_are_counted_and_a_court_shows_no_set() -> Non
             assert pips == rank, (rank, pips)
         assert agrees(rank, pips), (rank, pips)
     assert not agrees(11, 8) and not agrees(3, 8) and not agrees(8, 3) and agrees(8, None)
+
+
+def _face_with_low_index(pips: int, px_per_mm: float = 4.0) -> npt.NDArray[np.uint8]:
+    """A white 63 x 88 mm face: ``pips`` diamonds in two columns down its middle, and an
+    index whose suit is printed low, 30 mm from the top (and from the bottom, turned),
+    beside the pips and as big: as some decks print theirs."""
+    w, h = round(63 * px_per_mm), round(88 * px_per_mm)
+    face = np.full((h, w, 3), 250, np.uint8)
+
+    def diamond(x_mm: float, y_mm: float) -> None:
+        x, y, r = x_mm * px_per_mm, y_mm * px_per_mm, 3.5 * px_per_mm
+        pts = np.array([(x, y - r * 1.3), (x + r, y), (x, y + r * 1.3), (x - r, y)], np.int32)
+        cv2.fillPoly(face, [pts], (30, 30, 200))
+
+    for i in range(pips):
+        diamond(22 if i % 2 == 0 else 41, 18 + (i // 2) * 13)
+    diamond(7, 30)  # the index's suit, low
+    diamond(63 - 7, 88 - 30)
+    return face
+
+
+def test_an_index_suit_printed_low_beside_the_pips_is_not_a_pip() -> None:
+    face = _face_with_low_index(4)
+    h, w = face.shape[:2]
+    quad = [(0, 0), (w, 0), (w, h), (0, h)]
+    assert count_pips(upright(face, quad)) == 4
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from crib_pi.actions import Action, Crib, GameOptions, Play
 from crib_pi.cards import Card
 from crib_pi.commands.session import read_presses
 from crib_pi.mat import PX_PER_MM, Mat
+from crib_pi.session import pipeline as pipeline_module
 from crib_pi.session.faces import plain_face
 from crib_pi.session.filmstrip import TruthReader, film, read_settled
 from crib_pi.session.pipeline import FramePipeline
@@ -162,6 +163,59 @@ def test_an_unread_card_is_asked_at_once_and_holds_what_follows(
             deferred = []
     assert asked_at is not None and asked_at - settled[str(blind.card)] <= 10  # within a second
     assert 2 <= pressed <= 13 + 4  # answered once the next card was seen held
+    assert [r.action for r in table.game.records] == script
+
+
+class CornerReader(BlindReader):
+    """``BlindReader`` whose frame reads never read ``blind``, and whose read at a found
+    card's corners reads the frame's truth inside the card's outline: ``blind`` too."""
+
+    def __init__(self, truth: Path, blind: Card) -> None:
+        super().__init__(truth, blind)
+        self.seen: tuple[Any, ...] = ()
+
+    def read(self, bgr: Any) -> _Reading:
+        self.seen = tuple(self.truth.read(bgr).cards)
+        return _Reading(tuple(r for r in self.seen if r.card != self.blind))
+
+    def read_card(self, bgr: Any, quad: Any, grey: bool) -> _Reading:
+        outline = np.asarray(quad, np.float32).reshape(-1, 1, 2)
+        return _Reading(
+            tuple(
+                r
+                for r in self.seen
+                if cv2.pointPolygonTest(outline, np.mean(r.corners, axis=0).tolist(), False) > 0
+            )
+        )
+
+
+def test_an_unread_card_something_lay_over_as_it_landed_is_asked_with_its_read_first(
+    deal: tuple[Path, list[Action]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its corners were never read as it landed (``CORNER_FRAMES`` none here: something over
+    it throughout); read there once asked about, their read is offered first, never laid."""
+    monkeypatch.setattr(pipeline_module, "CORNER_FRAMES", -1)
+    out, script = deal
+    blind = [a for a in script if isinstance(a, Play)][2]
+    table = TableSession(OPTIONS, GameLog(None), Tracker(stable=3))
+    reader = CornerReader(out / "truth.jsonl", blind.card)
+    pipeline = FramePipeline(Mat(2), reader, table.tracker, find=True)
+    presses = read_presses(out / "buttons.jsonl")
+    deferred: list[dict[str, Any]] = []
+    asked = []
+    for number, path in enumerate(sorted((out / "frames").iterdir())):
+        for event in pipeline.process(cv2.imread(str(path))):
+            assert not (isinstance(event, CardLaid) and event.card == blind.card)
+            table.on_track(event)
+        q = table.question
+        if q is not None:
+            asked.append((q.zone, q.stage, card_of(q.actions[q.index]), "not read" in q.text))
+            assert answer(table, blind.card) == 1  # Confirm: offered first
+        deferred += presses.get(number, [])
+        if table.question is None:
+            table.on_lines(deferred)
+            deferred = []
+    assert asked == [(f"player {blind.player}", "pick", blind.card, True)]
     assert [r.action for r in table.game.records] == script
 
 

@@ -55,6 +55,11 @@ would be, for its other index (``_find_by_indices``): on every frame for ``WHOLE
 from the first (it lies whole as it lands, before the next card covers its far corner), then
 once every ``WHOLE_EVERY`` frames."""
 
+GUESS_EVERY = 10
+GUESS_TRIES = 3
+"""A card found and not named, with no guess, is looked at for candidates to offer first
+(``_guess``) this many times, this many frames apart: offered, never laid."""
+
 PIP_LOOKS = 3
 """Looks at a found card's pips while it lies uncovered; the most pips seen stand (a hand
 over the card hides some, never adds one)."""
@@ -140,7 +145,9 @@ class FramePipeline:
         self._looks: dict[int, Reading] = {}  # found card -> its corners read, as it landed
         self._landing_looks: dict[tuple[float, ...], Reading] = {}  # this frame's, landing
         self._disputed: dict[int, tuple[Card, ...]] = {}  # found card -> what two looks saw
+        self._guess_tried: dict[int, tuple[int, int]] = {}  # found card -> last frame, tries
         self._grey: bool | None = None  # this frame's greyness, judged once if needed
+        self._hosts: dict[tuple[Point, ...], tuple[Any, FoundCard | None]] = {}  # ``_placed``
 
     def sightings(self, frame: npt.NDArray[Any]) -> list[Sighting]:
         """What is on the mat in this frame (nothing before the mat has been found)."""
@@ -157,7 +164,7 @@ class FramePipeline:
             self.reads += 1
         # else nothing came or went: the last frame's reads stand
         self._since_whole += 1
-        self._grey, self._landing_looks = None, {}
+        self._grey, self._landing_looks, self._hosts = None, {}, {}
         if self.finder is not None:
             self._find_by_indices(self.finder, self._reading, frame, homography, fresh)
         seen = [self._sight(*read, None, frame, homography) for read in _listed(self._reading)]
@@ -165,14 +172,14 @@ class FramePipeline:
             read = self._corners.get(found.id) or self._corner_read(frame, homography, found)
             # only a card named counts: an unsure read there leaves the card unread, asked
             # about as such, as where it is not read at all
-            sure = [
+            looks = [
                 self._sight(r.card, (), r.corners, found, frame, homography) for r in read.cards
             ]
-            sure = [(s, h) for s, h in sure if s is not None and s.card is not None]
+            sure = [(s, h) for s, h in looks if s is not None and s.card is not None]
             if sure:  # kept while it lies uncovered, as a still mat's reads are
                 self._corners[found.id] = read
-            elif read.uncertain:  # offered first if the card is asked about as unread
-                self._guesses[found.id] = _candidates(read.uncertain)
+            elif guesses := _guessed(looks, read):  # offered first if asked about as unread
+                self._guesses[found.id] = guesses
             seen += sure
         self._names.update(_named(seen))
         seen = [(self._as_named(sighting, h), h) for sighting, h in seen]
@@ -190,7 +197,8 @@ class FramePipeline:
             self._pip_reads = {i: r for i, r in self._pip_reads.items() if i in on_mat}
             self._looks = {i: r for i, r in self._looks.items() if i in on_mat}
             self._disputed = {i: d for i, d in self._disputed.items() if i in on_mat}
-        return out + self._unread(named)
+            self._guess_tried = {i: f for i, f in self._guess_tried.items() if i in on_mat}
+        return out + self._unread(named, frame, homography)
 
     def _sight(
         self,
@@ -205,12 +213,14 @@ class FramePipeline:
         hosts it (``host``, or the one the finder finds there; -1: one still landing),
         witnessed by its pips. A read no found card hosts is hosted by None: asked about
         where no card found accounts for it, else dropped (no sighting)."""
-        index = self.locator.to_mat(np.asarray(corners, np.float64))
+        if host is None:
+            index, host = self._placed(corners)
+        else:
+            index = self.locator.to_mat(np.asarray(corners, np.float64))
         x, y = (float(v) for v in index.mean(axis=0))
         zone = self.mat.zone_at(x, y)
         if self.finder is None:
             return Sighting(card, zone.name if zone else None, (x, y), candidates), None
-        host = host or self.finder.host(index)
         if host is None:
             self.dropped += 1
             if zone is None or not self.finder.unaccounted(index):
@@ -250,8 +260,8 @@ class FramePipeline:
         it, or a white card the finder took into its picture of the mat) is judged by its two
         indices' spacing and by ``propose``."""
         for read in reading.cards:
-            index = self.locator.to_mat(np.asarray(read.corners, np.float64))
-            if finder.host(index) is not None:
+            index, host = self._placed(read.corners)
+            if host is not None:
                 continue  # a card found hosts it
             x, y = (float(v) for v in index.mean(axis=0))
             if self.mat.zone_at(x, y) is None:
@@ -266,8 +276,23 @@ class FramePipeline:
             else:
                 continue
             quad = card_between(*pair)
-            if quad is not None and finder.propose(quad) is not None:
+            if quad is None:
+                continue
+            before = [c.id for c in finder.cards]
+            if finder.propose(quad) is not None:
                 self.found_by_indices += 1
+            if [c.id for c in finder.cards] != before:  # found, or put back: hosts now
+                self._hosts = {}
+
+    def _placed(self, corners: Sequence[Point]) -> tuple[Any, FoundCard | None]:
+        """A read's index on the mat (mat pixels) and the found card hosting it, worked out
+        once a frame: ``_find_by_indices`` and ``_sight`` both ask, of every read."""
+        key = tuple(corners)
+        if key not in self._hosts:
+            index = self.locator.to_mat(np.asarray(corners, np.float64))
+            host = None if self.finder is None else self.finder.host(index)
+            self._hosts[key] = (index, host)
+        return self._hosts[key]
 
     def _both_indices(
         self,
@@ -327,11 +352,15 @@ class FramePipeline:
 
     def _read_at(self, frame: npt.NDArray[Any], quad: npt.NDArray[np.float64]) -> Reading:
         """The indices read at the corners of the card outlined ``quad`` (frame pixels)."""
+        read_card = getattr(self.recognizer, "read_card")  # noqa: B009 (not in the protocol)
+        read: Reading = read_card(frame, quad, self._grey_frame(frame))
+        return read
+
+    def _grey_frame(self, frame: npt.NDArray[Any]) -> bool:
+        """Whether this frame has no colour, judged once a frame where it is needed."""
         if self._grey is None:
             self._grey = colourless(frame)
-        read_card = getattr(self.recognizer, "read_card")  # noqa: B009 (not in the protocol)
-        read: Reading = read_card(frame, quad, self._grey)
-        return read
+        return self._grey
 
     def _corners_say(
         self,
@@ -435,11 +464,16 @@ class FramePipeline:
             return False
         return self.finder.still and self._since_whole < REREAD
 
-    def _unread(self, named: Collection[int]) -> list[Sighting]:
+    def _unread(
+        self,
+        named: Collection[int],
+        frame: npt.NDArray[Any],
+        homography: npt.NDArray[np.float64],
+    ) -> list[Sighting]:
         """Cards found on the mat that no index has been read on in as many frames as the
         tracker needs to lay a card (one read in passing, of the card below or of a hand, does
-        not make a card read), but for those ``named`` in this frame: unsure, guessed as an
-        unsure read at its corners guessed it (else no guess)."""
+        not make a card read), but for those ``named`` in this frame: unsure, guessed as its
+        corners were read (``_guessed``, ``_guess``; else no guess)."""
         if self.finder is None:
             return []
         out = []
@@ -449,9 +483,36 @@ class FramePipeline:
                 continue
             zone = self.mat.zone_at(*found.centre, margin_mm=0)
             if zone is not None:
-                guess = self._guesses.get(found.id, ())
+                guess = self._guesses.get(found.id) or self._guess(found, frame, homography)
                 out.append(Sighting(None, zone.name, found.centre, guess, True, found.id))
         return out
+
+    def _guess(
+        self, found: FoundCard, frame: npt.NDArray[Any], homography: npt.NDArray[np.float64]
+    ) -> tuple[Card, ...]:
+        """Candidates for a found card with none, not named since it landed: its corners read
+        (where they were not this frame: something lies over it), else the networks asked
+        where indices are printed (``guess_card``: a font the glyph finder cuts no index out
+        of). Only offered: a card over it may show its own index in its corner. Tried
+        ``GUESS_TRIES`` times, ``GUESS_EVERY`` frames apart (a card face down has none)."""
+        if getattr(self.recognizer, "read_card", None) is None or self.finder is None:
+            return ()
+        age = self.finder.frame - found.landed
+        last, tries = self._guess_tried.get(found.id, (-GUESS_EVERY, 0))
+        if age < 1 or tries >= GUESS_TRIES or self.frames - last < GUESS_EVERY:
+            return ()
+        self._guess_tried[found.id] = (self.frames, tries + 1)
+        guesses: tuple[Card, ...] = ()
+        if age > CORNER_FRAMES or _covered(found, self.finder.cards, self.finder.busy):
+            read = self._corner_read(frame, homography, found)  # not read this frame yet
+            sure = tuple(r.card for r in read.cards)
+            guesses = tuple(dict.fromkeys([*sure, *_candidates(read.uncertain)]))
+        guess_card = getattr(self.recognizer, "guess_card", None)
+        if not guesses and guess_card is not None:
+            guesses = guess_card(frame, _in_frame(found, homography), self._grey_frame(frame))
+        if guesses:
+            self._guesses[found.id] = guesses
+        return guesses
 
     @property
     def reading(self) -> Reading | None:
@@ -481,6 +542,15 @@ def _named(seen: Sequence[tuple[Sighting | None, int | None]]) -> dict[int, Card
         for sighting, h in seen
         if sighting is not None and sighting.card is not None and h is not None and h >= 0
     }
+
+
+def _guessed(
+    looks: Sequence[tuple[Sighting | None, int | None]], read: Reading
+) -> tuple[Card, ...]:
+    """What a found card's corners said where they named it not: sure reads its pips or its
+    other look doubted (each with what doubted it), then unsure reads' candidates."""
+    doubted = [c for s, _ in looks if s is not None for c in s.candidates]
+    return tuple(dict.fromkeys([*doubted, *_candidates(read.uncertain)]))
 
 
 def _candidates(reads: Sequence[UnsureRead]) -> tuple[Card, ...]:

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from crib_pi.vision.pairs import Frames
 from crib_pi.vision.reads import CardRead, Point, Recognition, UncertainRead
 
 #: The card's size (mm) and the scale it is read at: an index 6 to 9 mm tall is then 24 to 36
@@ -31,6 +32,11 @@ MARGIN_MM = 2.0
 #: and down) and reads upright there: its "down" within this cosine of the card's.
 CORNER_MM = (16.0, 28.0)
 UPRIGHT_COS = 0.8
+#: Where decks print an index, for asking the networks there straight (``index_frames``):
+#: its centre this far in from the card's corner (mm, across and down), and its frame's side.
+INDEX_ACROSS_MM = (5.0, 6.5, 8.0)
+INDEX_DOWN_MM = (10.0, 12.5, 15.0, 17.5)
+INDEX_SIDE_MM = (13.0, 16.5, 21.0, 25.0)
 
 
 def card_view(
@@ -98,4 +104,27 @@ def to_frame(found: Recognition, quad: npt.ArrayLike) -> Recognition:
             for u in found.uncertain
             if in_corner(u.corners)
         ),
+    )
+
+
+def index_frames() -> Frames:
+    """Frames in the upright view (``upright_card``) on every place and size an index is
+    printed at in the card's two index corners, upright there: where the glyph finder cuts
+    no index out (a drawn or cartoon font), the networks can still be asked about it."""
+    w, h = CARD_MM
+    m = MARGIN_MM
+    centres, downs, sides = [], [], []
+    for x in INDEX_ACROSS_MM:
+        for y in INDEX_DOWN_MM:
+            for side in INDEX_SIDE_MM:
+                centres += [(x + m, y + m), (w - x + m, h - y + m)]
+                downs += [(0.0, 1.0), (0.0, -1.0)]
+                sides += [side, side]
+    n = len(sides)
+    return Frames(
+        np.asarray(centres, np.float32) * PX_PER_MM,
+        np.asarray(downs, np.float32),
+        np.asarray(sides, np.float32) * PX_PER_MM,
+        np.asarray(sides, np.float32) * PX_PER_MM / 2.5,
+        np.full((n, 2), -1, np.int32),
     )

@@ -31,6 +31,9 @@ PIP_MM = (3.0, 22.0)
 ALIKE = 0.25
 #: The corners where indices are printed: this far in from the long and the short edges (mm).
 CORNER_MM = (17.0, 27.0)
+#: ... and all down the long edges, this far in (mm): some decks print the index's suit low,
+#: below ``CORNER_MM``, beside the pips and as big, but no deck prints a pip this near the edge.
+SIDE_MM = 11.0
 #: The edge band left out (borders, frames).
 EDGE_MM = 2.5
 
@@ -60,11 +63,12 @@ def count_pips(face: npt.NDArray[Any]) -> int | None:
     n, _, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
     lo, hi = (v * PX_PER_MM for v in PIP_MM)
     cx, cy = (v * PX_PER_MM for v in CORNER_MM)
+    side = SIDE_MM * PX_PER_MM
     shapes = []  # (width, height) of each pip-like shape, or of pips printed touching
     for i in range(1, n):
         x, y, bw, bh, area = (int(v) for v in stats[i])
         mx, my = centres[i]
-        in_corner = min(mx, w - mx) < cx and min(my, h - my) < cy
+        in_corner = min(mx, w - mx) < side or (min(mx, w - mx) < cx and min(my, h - my) < cy)
         cut = min(x, y) <= edge or x + bw >= w - edge or y + bh >= h - edge  # by the edge
         if in_corner or cut or not lo <= bh <= hi or not 0.45 <= bw / bh <= 3.6:
             continue

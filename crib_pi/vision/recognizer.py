@@ -9,13 +9,14 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from crib_pi.cards import Card
 from crib_pi.vision.candidates import front_end
 from crib_pi.vision.classifier import Classifier
-from crib_pi.vision.corner import to_frame, upright_card
+from crib_pi.vision.corner import index_frames, to_frame, upright_card
 from crib_pi.vision.decide import decide
 from crib_pi.vision.image_file import load_image
 from crib_pi.vision.paper import PaperRegions
-from crib_pi.vision.patches import colourless, extract_wide
+from crib_pi.vision.patches import color_pyramid, colourless, extract, extract_wide
 from crib_pi.vision.profile import DeckProfile
 from crib_pi.vision.reads import CardRead, Point, Recognition, UncertainRead
 
@@ -23,6 +24,11 @@ from crib_pi.vision.reads import CardRead, Point, Recognition, UncertainRead
 #: 75 px wide in a small photo prints its index in glyphs of 5 to 8 px, too few pixels for
 #: their shape, and doubling them costs less than reading a 1280x720 frame.
 ENLARGE_BELOW = 1000
+#: A card is a guess at a found card's corners (``guess_card``) where the networks, asked
+#: where an index is printed, call it an index and that card this surely (the product), and
+#: at least half as surely as the best; at most this many.
+GUESS_MIN = 0.3
+GUESSES = 3
 
 __all__ = ["Recognizer", "load_image"]  # load_image: bounded memory (image_file)
 
@@ -73,6 +79,24 @@ class Recognizer:
         if self.profile is None or grey:  # in grey a red and a black suit look alike
             return found
         return self.profile.witness(found, bgr, np.asarray(quad, np.float64))
+
+    def guess_card(self, bgr: np.ndarray, quad: npt.ArrayLike, grey: bool) -> tuple[Card, ...]:
+        """Cards the corners of the card outlined ``quad`` (frame pixels) may show, best
+        first, where ``read_card`` read nothing there: the networks asked straight where
+        indices are printed (``corner.index_frames``), so a font the glyph finder cuts no
+        index out of is still guessed at. Only ever offered in a question, never a read."""
+        view = upright_card(bgr, quad)
+        frames = index_frames()
+        pyr = color_pyramid(view, 2)
+        scores = self.classifier.score(
+            extract(pyr, frames), lambda idx: extract_wide(pyr, frames.take(idx)), grey
+        )
+        if self.profile is not None:
+            scores = self.profile.adjust(scores)
+        best = (scores.card_probs() * scores.index_prob()[:, None]).max(axis=0)
+        floor = max(GUESS_MIN, float(best.max()) / 2)
+        order = [int(i) for i in np.argsort(-best)[:GUESSES] if best[i] >= floor]
+        return tuple(Card.from_index(i) for i in order)
 
     def _read_image(self, bgr: np.ndarray, grey: bool) -> Recognition:
         """The cards read in a BGR image as it is: candidates, networks, profile, decision."""
