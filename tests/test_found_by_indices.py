@@ -98,3 +98,39 @@ def test_a_card_read_by_one_index_on_no_card_found_is_asked_about_not_laid(
     assert pipeline.found_by_indices == 0
     assert not any(isinstance(e, CardLaid) and e.card == UPPER for e in events)
     assert any(isinstance(e, CardUnsure) and e.candidates[:1] == (UPPER,) for e in events)
+
+
+class CountingReader:
+    """Reads nothing; counts the reads at a card's corners it is asked for."""
+
+    def __init__(self) -> None:
+        self.corner_reads = 0
+
+    def read(self, bgr: Any) -> _Reading:
+        return _Reading(())
+
+    def read_card(self, bgr: Any, quad: Any, grey: bool) -> _Reading:
+        self.corner_reads += 1
+        return _Reading(())
+
+
+def test_a_single_index_is_looked_for_every_frame_as_it_lands_then_now_and_then() -> None:
+    """Every frame for ``WHOLE_FRAMES``, then every ``WHOLE_EVERY``; the same card not looked
+    for in ``WHOLE_AGAIN`` frames is laid again (the next deal): every frame again."""
+    from crib_pi.session import pipeline as module
+
+    reader = CountingReader()
+    pipeline = FramePipeline(Mat(2), reader, Tracker(stable=3), find=True)
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    quad = np.array([(0, 0), (63, 0), (63, 88), (0, 88)], float) * MM
+
+    def reads(frames: range) -> int:
+        before = reader.corner_reads
+        for number in frames:
+            pipeline.frames = number
+            pipeline._both_indices(UPPER, quad, frame, np.eye(3))
+        return reader.corner_reads - before
+
+    assert reads(range(100, 100 + module.WHOLE_FRAMES + 1)) == module.WHOLE_FRAMES + 1
+    assert reads(range(111, 141)) == 30 // module.WHOLE_EVERY
+    assert reads(range(300, 305)) == 5  # laid again, two deals on

@@ -50,10 +50,12 @@ many frames after it landed, while nothing lies over it; after them a card still
 face down, or its question has been asked."""
 WHOLE_FRAMES = 10
 WHOLE_EVERY = 10
+WHOLE_AGAIN = 30
 """A card read on no card found, by one index only, is read at the corners of the card it
 would be, for its other index (``_find_by_indices``): on every frame for ``WHOLE_FRAMES``
 from the first (it lies whole as it lands, before the next card covers its far corner), then
-once every ``WHOLE_EVERY`` frames."""
+once every ``WHOLE_EVERY`` frames; not read so for ``WHOLE_AGAIN`` frames, it is laid again
+(the next deal), and read every frame again."""
 
 GUESS_EVERY = 10
 GUESS_TRIES = 3
@@ -307,6 +309,8 @@ class FramePipeline:
         if getattr(self.recognizer, "read_card", None) is None:
             return None
         first, last = self._whole_tried.get(card, (self.frames, -WHOLE_EVERY))
+        if self.frames - last > WHOLE_AGAIN:  # not read so lately: laid again (a new deal)
+            first = self.frames
         if self.frames - first > WHOLE_FRAMES and self.frames - last < WHOLE_EVERY:
             return None
         self._whole_tried[card] = (first, self.frames)
