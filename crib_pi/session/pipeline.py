@@ -18,7 +18,7 @@ but read whole, both its corner indices agreeing a card's size apart, is found b
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -180,7 +180,9 @@ class FramePipeline:
             sure = [(s, h) for s, h in looks if s is not None and s.card is not None]
             if sure:  # kept while it lies uncovered, as a still mat's reads are
                 self._corners[found.id] = read
-            elif guesses := _guessed(looks, read):  # offered first if asked about as unread
+            # else offered first if asked about as unread: sure reads the pips or the other
+            # look doubted (each with what doubted it), then unsure ones
+            elif guesses := _guessed((c for s, _ in looks if s for c in s.candidates), read):
                 self._guesses[found.id] = guesses
             seen += sure
         self._names.update(_named(seen))
@@ -509,8 +511,7 @@ class FramePipeline:
         guesses: tuple[Card, ...] = ()
         if age > CORNER_FRAMES or _covered(found, self.finder.cards, self.finder.busy):
             read = self._corner_read(frame, homography, found)  # not read this frame yet
-            sure = tuple(r.card for r in read.cards)
-            guesses = tuple(dict.fromkeys([*sure, *_candidates(read.uncertain)]))
+            guesses = _guessed((r.card for r in read.cards), read)
         guess_card = getattr(self.recognizer, "guess_card", None)
         if not guesses and guess_card is not None:
             guesses = guess_card(frame, _in_frame(found, homography), self._grey_frame(frame))
@@ -548,13 +549,10 @@ def _named(seen: Sequence[tuple[Sighting | None, int | None]]) -> dict[int, Card
     }
 
 
-def _guessed(
-    looks: Sequence[tuple[Sighting | None, int | None]], read: Reading
-) -> tuple[Card, ...]:
-    """What a found card's corners said where they named it not: sure reads its pips or its
-    other look doubted (each with what doubted it), then unsure reads' candidates."""
-    doubted = [c for s, _ in looks if s is not None for c in s.candidates]
-    return tuple(dict.fromkeys([*doubted, *_candidates(read.uncertain)]))
+def _guessed(first: Iterable[Card], read: Reading) -> tuple[Card, ...]:
+    """A found card's guesses where its corners named it not: ``first`` (its sure reads),
+    then its unsure reads' candidates, each once."""
+    return tuple(dict.fromkeys([*first, *_candidates(read.uncertain)]))
 
 
 def _candidates(reads: Sequence[UnsureRead]) -> tuple[Card, ...]:
