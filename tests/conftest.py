@@ -80,16 +80,21 @@ def _no_local_config(
     monkeypatch.setenv("CRIB_PI_CONFIG", str(empty))
 
 
-def ink_only_face(pips_x: int) -> np.ndarray:
+def ink_only_face(pips_x: int, twin: bool = True) -> np.ndarray:
     """A borderless card face as white as the mat: an index (a 7 over a pip) at two opposite
-    corners, upright from its own short edge, and three pips down at ``pips_x`` (of 630): at
-    315 the finder finds it by its ink, at 180 (not the same turned half round) it does not."""
+    corners, upright from its own short edge (``twin``; else the second a pip alone, as no
+    card prints one), and three pips down at ``pips_x`` (of 630). The finder finds it by its
+    ink where its indices are twins, or where the whole face is the same turned half round
+    (the pips down the middle, 315); not otherwise."""
     face = np.full((880, 630, 4), 255, np.uint8)
     index = np.full((190, 90, 4), 255, np.uint8)
     cv2.putText(index, "7", (5, 95), cv2.FONT_HERSHEY_SIMPLEX, 3.4, (30, 30, 30, 255), 10)
     cv2.circle(index, (45, 145), 30, (30, 30, 30, 255), -1)
     face[40:230, 40:130] = index
-    face[650:840, 500:590] = cv2.rotate(index, cv2.ROTATE_180)
+    corner = index.copy()
+    if not twin:  # its suit alone, no rank
+        corner[:110] = 255
+    face[650:840, 500:590] = cv2.rotate(corner, cv2.ROTATE_180)
     for y in (250, 440, 630):
         cv2.circle(face, (pips_x, y), 45, (30, 30, 30, 255), -1)
     return face

@@ -52,7 +52,7 @@ def laid_over(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Film, Pla
     """A white card found, then a white card laid over most of it, 3 mm off, that the finder
     does not find (and takes the one below for gone)."""
     out = tmp_path_factory.mktemp("over")
-    faces = {LOWER: ink_only_face(315), UPPER: ink_only_face(180)}
+    faces = {LOWER: ink_only_face(315), UPPER: ink_only_face(180, twin=False)}
     f = Film(Mat(2), lambda c: faces[c], out, np.random.default_rng(4))
     for _ in range(2):
         f.shoot()

@@ -59,6 +59,12 @@ SYMMETRY_MM = 2
 """How far a card's ink turned half round may lie from where it is (a crooked cut, a blur)."""
 SYMMETRIC = 0.7
 """The least share of a card's ink that its ink turned half round covers."""
+TWIN_MM = 22.0
+"""How far from a card's corner its index's ink reaches (``INDEX_EDGE_MM`` down and across,
+a little more along the card)."""
+INDEX_INK_MM2 = 20.0
+"""The least ink of an index (rank and suit) in mm²: a thin 7 mm rank alone has a little
+more."""
 LEAST_BOXES = 3
 """How many of the least card-shaped boxes round a white card's ink (``SQUARE``) are judged
 for its symmetry: the least box's middle may lie a pixel or two off the ink's own."""
@@ -232,6 +238,7 @@ class CardFinder:
     _left: list[Image] = field(default_factory=list)  # outlines of cards gone this frame
     _soft_now: Image | None = None  # this frame blurred (BLUR), as the faint change sees it
     _soft_reference: Image | None = None  # the reference blurred (BLUR), while it is the same
+    _reference_ink: Image | None = None  # the reference's ink map, kept with its blur
     _moved: Image | None = None  # the change before ink that went is taken out
     _in_view: tuple[Any, Image] | None = None  # 1 on the mat's pixels inside the picture
     _adopt_seen: Image | None = None  # what the places not yet seen bare showed when looked at
@@ -374,6 +381,7 @@ class CardFinder:
         self._soft_now = cv2.GaussianBlur(now, *soft)
         if self._soft_reference is None:
             self._soft_reference = cv2.GaussianBlur(self.reference, *soft)
+            self._reference_ink = ink_map(self.reference)
         faint = _channel_diff(self._soft_now, self._soft_reference)
         broad = cv2.morphologyEx(  # broad only: lines drawn a pixel apart are no card
             _over(faint, FAINT), cv2.MORPH_OPEN, np.ones((BROAD, BROAD), np.uint8)
@@ -386,7 +394,8 @@ class CardFinder:
         # new card's patch wider than a card
         self._moved = changed.copy()
         least = ink_map(now)
-        brighter = _over(cv2.subtract(least, ink_map(self.reference)), CHANGED)
+        assert self._reference_ink is not None
+        brighter = _over(cv2.subtract(least, self._reference_ink), CHANGED)
         changed = cv2.subtract(changed, brighter)  # 1 - 1 is 0, 0 - 1 stays 0
         if (
             self._unknown is not None and self._print_ink is not None and self._unknown.any()
@@ -503,9 +512,13 @@ class CardFinder:
         return landed
 
     def _reblur(self, box: tuple[int, int, int, int]) -> None:
-        """The reference changed inside ``box``: blur it again round there only."""
+        """The reference changed inside ``box``: blur it again round there only, and take its
+        ink map there again."""
         if self._soft_reference is None or self.reference is None:
             return
+        if self._reference_ink is not None:
+            x0, y0, x1, y1 = box
+            self._reference_ink[y0:y1, x0:x1] = ink_map(self.reference[y0:y1, x0:x1])
         h, w = self.reference.shape[:2]
         reach = 4 * round(BLUR) + 1  # past the blur's kernel
         x0, y0, x1, y1 = box
@@ -914,7 +927,7 @@ def _inked_box(
             if box is None:
                 continue
             inked = inked or _ink_mask(pieces, changed)
-            if _symmetric(inked, box[0]):
+            if _symmetric(inked, box[0]) or _twin_corners(inked, box):
                 return box
     return None
 
@@ -984,6 +997,25 @@ def _symmetric(inked: tuple[Image, int, int], centre: Point) -> bool:
     turned = cv2.warpAffine(mask, turn, mask.shape[::-1], flags=cv2.INTER_NEAREST)
     near = cv2.dilate(turned, np.ones((2 * allowed + 1, 2 * allowed + 1), np.uint8))
     return int((mask & near).sum()) >= SYMMETRIC * max(int(mask.sum()), 1)
+
+
+def _twin_corners(inked: tuple[Image, int, int], box: tuple[Point, Point, float]) -> bool:
+    """Whether the ink at the corners of ``box`` (within ``TWIN_MM``) looks the same turned
+    half round: a card's two indices do, whatever its middle holds (a seven's odd pip, pips
+    laid in columns of three and two, a picture)."""
+    mask, x0, y0 = inked
+    inked_at = []
+    for x, y in cv2.boxPoints(box) - np.array([x0, y0], np.float32):
+        near = np.zeros_like(mask)
+        cv2.circle(near, (round(float(x)), round(float(y))), round(TWIN_MM * SCALE), 1, -1)
+        inked_at.append(mask & near)
+    least = INDEX_INK_MM2 * SCALE * SCALE
+    if not any(
+        int(inked_at[i].sum()) >= least and int(inked_at[i + 2].sum()) >= least for i in (0, 1)
+    ):
+        return False  # no index's worth of ink at two opposite corners
+    corners = inked_at[0] | inked_at[1] | inked_at[2] | inked_at[3]
+    return _symmetric((corners, x0, y0), box[0])
 
 
 def _same(a: Image, b: Image) -> bool:

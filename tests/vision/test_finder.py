@@ -98,7 +98,7 @@ def test_a_card_lies_between_its_two_corner_indices() -> None:
 def test_a_card_read_whole_where_none_was_found_is_found_when_proposed(tmp_path: Path) -> None:
     """The reader's word that a card lies somewhere (``propose``) is taken where the mat shows
     something still there, and not twice; the bare mat is no card whatever is read."""
-    face = ink_only_face(180)  # ink the finder does not take for a card's face
+    face = ink_only_face(180, twin=False)  # ink the finder does not take for a card's face
     mat = Mat(2)
     f = Film(mat, lambda c: face, tmp_path, np.random.default_rng(4))
     for _ in range(2):
@@ -128,7 +128,7 @@ def test_a_card_taken_for_gone_under_a_white_card_is_put_back_when_that_card_is_
     """A white card laid over most of the last one, a few millimetres off, shows the mat's
     white where that card lay: the finder takes it for gone and the new card for the mat. Read
     whole and proposed, the new card is found on top and the one below is put back."""
-    faces = {Card(7, "S"): ink_only_face(315), Card(8, "S"): ink_only_face(180)}
+    faces = {Card(7, "S"): ink_only_face(315), Card(8, "S"): ink_only_face(180, twin=False)}
     mat = Mat(2)
     f = Film(mat, lambda c: faces[c], tmp_path, np.random.default_rng(4))
     for _ in range(2):
@@ -253,14 +253,18 @@ def test_a_pack_whose_back_pictures_aces_is_found_but_its_aces_are_no_cards(
         assert host(finder.cards, locator.to_mat(quad)) is None
 
 
-@pytest.mark.parametrize(("pips_x", "found"), [(315, True), (180, False)])
+@pytest.mark.parametrize(
+    ("pips_x", "twin", "found"), [(315, True, True), (180, True, True), (180, False, False)]
+)
 def test_a_card_as_white_as_the_mat_is_found_by_its_ink(
-    tmp_path: Path, pips_x: int, found: bool
+    tmp_path: Path, pips_x: int, twin: bool, found: bool
 ) -> None:
     """A card that does not stand out from the mat is found by its ink: indices at opposite
-    corners and pips, printed the same turned half round. Ink that is not so (the pips down
-    one side) is no card's face."""
-    face = ink_only_face(pips_x)
+    corners, each the other turned half round, whatever lies between (pips printed the same
+    turned half round, or down one side as a drawn deck's five in columns of three and two).
+    Ink that is neither (a rank at one corner only, the pips down one side) is no card's
+    face."""
+    face = ink_only_face(pips_x, twin)
     mat = Mat(2)
     f = Film(mat, lambda c: face, tmp_path, np.random.default_rng(4))
     for _ in range(2):
@@ -401,6 +405,45 @@ def test_a_white_card_whose_edge_covers_a_printed_line_is_found_by_its_ink() -> 
     assert sorted((w / s, h / s)) == pytest.approx([63, 88], abs=4)
 
 
+@pytest.mark.parametrize(("index_mm", "found"), [((8, 20), True), ((3, 3), False)])
+def test_a_white_card_is_found_by_twin_indices_whatever_lies_between(
+    index_mm: tuple[int, int], found: bool
+) -> None:
+    """Ink from corner to corner of a card, the middle not the same turned half round (a
+    five's pips in columns of three and two): a card where an index's worth of ink lies at two
+    opposite corners, each the other turned half round; specks there (a court's picture
+    reaching its corners), twins or not, are none."""
+    s = SCALE
+    changed = np.zeros((600, 600), np.uint8)
+    left, top = 300 - 63 * s // 2, 300 - 88 * s // 2
+    right, bottom = 300 + 63 * s // 2, 300 + 88 * s // 2
+    w, h = index_mm
+    cv2.rectangle(
+        changed, (left + 3 * s, top + 4 * s), (left + (3 + w) * s, top + (4 + h) * s), 1, -1
+    )
+    cv2.rectangle(
+        changed, (right - (3 + w) * s, bottom - (4 + h) * s), (right - 3 * s, bottom - 4 * s), 1, -1
+    )
+    for dy in (-20, 0, 20):  # three pips down one column, two down the other
+        cv2.circle(changed, (300 - 12 * s, 300 + dy * s), 5 * s, 1, -1)
+    for dy in (-10, 10):
+        cv2.circle(changed, (300 + 12 * s, 300 + dy * s), 5 * s, 1, -1)
+    shapes = card_shapes(changed)
+    if not found:
+        assert shapes == []
+        return
+    (quad,) = shapes
+    (cx, cy), (qw, qh), _ = cv2.minAreaRect(quad)
+    assert np.hypot(cx - 300, cy - 300) < 3 * s
+    assert sorted((qw / s, qh / s)) == pytest.approx([63, 88], abs=4)
+    assert not finder_module._symmetric(finder_module._ink_mask(*_pieces(changed)), (cx, cy))
+
+
+def _pieces(changed: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+    contours, _ = cv2.findContours(changed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return [c.reshape(-1, 2).astype(np.float32) for c in contours], changed
+
+
 def test_a_white_card_is_found_when_its_least_box_is_a_pixel_off_its_ink(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -413,7 +456,8 @@ def test_a_white_card_is_found_when_its_least_box_is_a_pixel_off_its_ink(
     (cx, cy), (w, h), _ = cv2.minAreaRect(quad)
     assert np.hypot(cx - 120, cy - 110) < 3 * SCALE
     assert sorted((w / SCALE, h / SCALE)) == pytest.approx([63, 88], abs=4)
-    monkeypatch.setattr(finder_module, "LEAST_BOXES", 1)
+    monkeypatch.setattr(finder_module, "LEAST_BOXES", 1)  # judged by the whole face alone
+    monkeypatch.setattr(finder_module, "_twin_corners", lambda inked, box: False)
     assert card_shapes(changed) == []
 
 
