@@ -63,8 +63,8 @@ TWIN_MM = 22.0
 """How far from a card's corner its index's ink reaches (``INDEX_EDGE_MM`` down and across,
 a little more along the card)."""
 INDEX_INK_MM2 = 20.0
-"""The least ink of an index (rank and suit) in mm²: a thin 7 mm rank alone has a little
-more."""
+"""The least ink at a corner, in mm², for it to hold an index (a rank over its suit, each 5 mm
+or more); specks of a picture reaching a corner hold less."""
 LEAST_BOXES = 3
 """How many of the least card-shaped boxes round a white card's ink (``SQUARE``) are judged
 for its symmetry: the least box's middle may lie a pixel or two off the ink's own."""
