@@ -550,8 +550,9 @@ def _named(seen: Sequence[tuple[Sighting | None, int | None]]) -> dict[int, Card
 
 
 def _guessed(first: Iterable[Card], read: Reading) -> tuple[Card, ...]:
-    """A found card's guesses where its corners named it not: ``first`` (its sure reads),
-    then its unsure reads' candidates, each once."""
+    """A found card's guesses where its corners named it not: ``first`` (its sure reads, or
+    those its pips or its other look doubted, each with what doubted it), then its unsure
+    reads' candidates, each once."""
     return tuple(dict.fromkeys([*first, *_candidates(read.uncertain)]))
 
 

@@ -238,7 +238,7 @@ class CardFinder:
     _left: list[Image] = field(default_factory=list)  # outlines of cards gone this frame
     _soft_now: Image | None = None  # this frame blurred (BLUR), as the faint change sees it
     _soft_reference: Image | None = None  # the reference blurred (BLUR), while it is the same
-    _reference_ink: Image | None = None  # the reference's ink map, kept with its blur
+    _reference_ink: Image | None = None  # the reference's ink map, made and kept with its blur
     _moved: Image | None = None  # the change before ink that went is taken out
     _in_view: tuple[Any, Image] | None = None  # 1 on the mat's pixels inside the picture
     _adopt_seen: Image | None = None  # what the places not yet seen bare showed when looked at
@@ -443,7 +443,7 @@ class CardFinder:
                 was = self.reference[y0:y1, x0:x1].copy()
                 self._gone.append(_Gone(card, i, was, visible.copy(), self.frame))
                 _paste(self.reference[y0:y1, x0:x1], now[y0:y1, x0:x1], visible)
-                self._reblur(card.box)
+                self._rederive(card.box)
                 self._left.append(card.quad)
                 del self._cards[i]
 
@@ -511,17 +511,17 @@ class CardFinder:
             landed.append(self._add(patch.quad, now))
         return landed
 
-    def _reblur(self, box: tuple[int, int, int, int]) -> None:
-        """The reference changed inside ``box``: blur it again round there only, and take its
-        ink map there again."""
+    def _rederive(self, box: tuple[int, int, int, int]) -> None:
+        """The reference changed inside ``box``: what is derived from it (its blur, its ink
+        map) is taken again round there only. Both are made together (``_changed``) and
+        dropped together (``_soft_reference`` None)."""
         if self._soft_reference is None or self.reference is None:
             return
-        if self._reference_ink is not None:
-            x0, y0, x1, y1 = box
-            self._reference_ink[y0:y1, x0:x1] = ink_map(self.reference[y0:y1, x0:x1])
+        assert self._reference_ink is not None
+        x0, y0, x1, y1 = box
+        self._reference_ink[y0:y1, x0:x1] = ink_map(self.reference[y0:y1, x0:x1])
         h, w = self.reference.shape[:2]
         reach = 4 * round(BLUR) + 1  # past the blur's kernel
-        x0, y0, x1, y1 = box
         ax0, ay0 = max(x0 - 2 * reach, 0), max(y0 - 2 * reach, 0)
         ax1, ay1 = min(x1 + 2 * reach, w), min(y1 + 2 * reach, h)
         bx0, by0 = max(x0 - reach, 0), max(y0 - reach, 0)
@@ -568,7 +568,7 @@ class CardFinder:
             take = visible & steady & own & (seen != ref).any(axis=2)  # equal pixels: no work
             if take.any():
                 _paste(self.reference[y0:y1, x0:x1], seen, take)
-                self._reblur(card.box)
+                self._rederive(card.box)
 
     def _add(self, quad: Image, now: Image) -> FoundCard:
         assert self.reference is not None
@@ -582,7 +582,7 @@ class CardFinder:
             _inside(quad, box).astype(np.uint8), np.ones((2 * RIM + 1, 2 * RIM + 1), np.uint8)
         )
         _paste(self.reference[by0:by1, bx0:bx1], now[by0:by1, bx0:bx1], mask)
-        self._reblur(box)
+        self._rederive(box)
         to_mat = PX_PER_MM / SCALE
         found = FoundCard(
             self._next_id,
@@ -684,7 +684,7 @@ class CardFinder:
                 continue
             x0, y0, x1, y1 = gone.card.box
             _paste(self.reference[y0:y1, x0:x1], gone.reference, gone.taken)
-            self._reblur(gone.card.box)
+            self._rederive(gone.card.box)
             gone.card.gone_frames = 0
             self._cards.insert(min(gone.place, len(self._cards)), gone.card)
             self._gone.remove(gone)
