@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from crib_pi.cards import Card
 from crib_pi.session.tracker import CardLaid, CardUnsure, MatCleared, Sighting, Tracker
 
@@ -209,3 +211,59 @@ def test_a_card_found_unread_is_asked_even_where_its_guess_is_a_card_laid_there(
     ]
     guess = Sighting(None, "player 0", (310, 300), (FIVE, TEN_S), True, 7)
     assert run(t, [[guess]] * 3) == [CardUnsure((FIVE, TEN_S), "player 0", (310, 300), unread=True)]
+
+
+def test_a_card_found_as_its_unsure_index_is_read_is_asked_about_once() -> None:
+    """The index read unsure before the finder had the card under it (it was still landing),
+    then on it, and the card itself not yet read in as many frames: one card, one question."""
+    t = Tracker(stable=3)
+    before = Sighting(None, "crib", (400, 500), (FIVE, KING))
+    on_it = Sighting(None, "crib", (400, 500), (FIVE, KING), found=7)
+    unread = Sighting(None, "crib", (300, 380), (), True, 7)
+    events = run(t, [[before], [on_it, unread], [on_it, unread], [on_it, unread], [on_it]])
+    assert events == [CardUnsure((FIVE, KING), "crib", (400, 500))]
+    # its index covered by the next card, the card still unread: not asked again, even by
+    # a session restarted meanwhile
+    assert run(t, [[unread]] * 3) == []
+    t = Tracker.from_json(json.loads(json.dumps(t.to_json())))
+    assert run(t, [[unread]] * 40) == []  # however long it lies unread
+
+
+def test_an_index_read_at_a_found_cards_corner_after_it_was_found_is_another_card() -> None:
+    """A card landing on a pile shows its index at the corner of the card below: that card,
+    found first and unread, is asked about as well."""
+    t = Tracker(stable=3)
+    unread = Sighting(None, "crib", (300, 380), (), True, 7)
+    over = Sighting(None, "crib", (400, 500), (FIVE, KING), found=7)
+    events = run(t, [[unread], [unread, over], [unread, over], [unread, over]])
+    assert events == [
+        CardUnsure((), "crib", (300, 380), unread=True),
+        CardUnsure((FIVE, KING), "crib", (400, 500)),
+    ]
+
+
+def test_a_card_whose_unsure_read_is_a_laid_card_below_is_still_asked_about() -> None:
+    """An unsure read on a found card led by the card laid right there is that card's index,
+    asking nothing: the card found over it, unread, is asked about all the same."""
+    t = Tracker(stable=3)
+    assert run(t, [[seen(FIVE, "player 0", (300, 300))]] * 3) == [
+        CardLaid(FIVE, "player 0", (300, 300))
+    ]
+    below = Sighting(None, "player 0", (310, 300), (FIVE,), found=7)
+    unread = Sighting(None, "player 0", (420, 420), (), True, 7)
+    assert run(t, [[below, unread]] * 3) == [CardUnsure((), "player 0", (420, 420), unread=True)]
+
+
+def test_a_card_laid_on_a_pile_showing_its_index_where_the_last_was_asked_is_asked() -> None:
+    """A question out on a place does not cover the next card laid neatly over it: read on
+    another card found there, or on a card found only after the first read was asked, it is
+    a card of its own."""
+    ace, two = Card.parse("AH"), Card.parse("2C")
+    for before in (7, -1):  # on a card found, and on no card found (the finder missed it)
+        t = Tracker(stable=3)
+        first = Sighting(None, "crib", (400, 500), (FIVE, KING), found=before)
+        assert run(t, [[first]] * 3) == [CardUnsure((FIVE, KING), "crib", (400, 500))]
+        assert run(t, [[first]] * 5) == []  # answered; still read so
+        over = Sighting(None, "crib", (405, 500), (ace, two), found=8)
+        unread = Sighting(None, "crib", (300, 380), (), True, 8)
+        assert run(t, [[over, unread]] * 3) == [CardUnsure((ace, two), "crib", (405, 500))]

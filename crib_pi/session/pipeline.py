@@ -230,9 +230,12 @@ class FramePipeline:
             if zone is None or not self.finder.unaccounted(index):
                 return None, None
             # no card found accounts for it: the finder missed it (or a phone shows one):
-            # asked about, the read first, never laid
+            # asked about, the read first, never laid; at a found card's corner, where the
+            # mat is still changing, its question may be that card's (``Tracker``)
             guess = (card,) if card is not None else candidates
-            return Sighting(None, zone.name, (x, y), guess), None
+            under = self.finder.cornered(index)
+            found = -1 if under is None else under.id
+            return Sighting(None, zone.name, (x, y), guess, found=found), None
         if card is not None and host.id in self._disputed:  # two looks disagreed: ask
             candidates, card = self._disputed[host.id], None
         if card is not None and _alone(index, self.finder.cards, host):
@@ -243,9 +246,12 @@ class FramePipeline:
                 candidates, card = (other, card), None  # its corners, read upright, differ
                 if host.id >= 0:
                     self._disputed[host.id] = candidates
+        found = -1
         if card is None and host.id >= 0:  # either index of it: one question
             x, y = self._spots.setdefault(host.id, (x, y))
-        return Sighting(card, zone.name if zone else None, (x, y), candidates), host.id
+            found = host.id  # its question is the card's, were the card also unread
+        where = zone.name if zone else None
+        return Sighting(card, where, (x, y), candidates, found=found), host.id
 
     def _find_by_indices(
         self,

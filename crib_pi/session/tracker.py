@@ -8,7 +8,8 @@ deal) is ignored until it has been gone from the mat for ``stable`` frames. A sp
 reading as *uncertain* for ``stable`` frames, as long as a card takes to be laid, becomes one
 question at once, never a guess (as does a card found with no index ever read on it); a spot
 where a laid card lies, read uncertain with that card first (it is now partly under the next
-card), is that card and asks nothing.
+card), is that card and asks nothing. A card found unread whose corner held an uncertain read
+from before it was found (read as it landed) is that read's question, asked once.
 
 One index shows one card. A card about to be laid at a place where another card was read for
 sure in the last ``2 * stable`` frames, or where a laid card lies (the reads flip: 10C, then
@@ -29,19 +30,22 @@ from crib_pi.cards import Card
 Point = tuple[float, float]
 NEAR = 60.0  # mat pixels (15 mm): uncertain reads this close are the same spot
 SAME = 25.0  # mat pixels (6 mm): reads this close are one index (two visible indices are not)
+ASKED_ON_FRAMES = 30  # a read asked about at a found card's corner is remembered this long
+# after its question (the card is found unread within a few frames), and while it is unread
 
 
 @dataclass(frozen=True, slots=True)
 class Sighting:
     """One card-shaped thing in one frame, in mat coordinates; ``card`` None if unsure.
-    ``unread``: a card found on the mat with no index read on it (``centre`` is its middle)."""
+    ``unread``: a card found on the mat with no index read on it (``centre`` is its middle).
+    ``found``: the finder's id of that card, or of the card an unsure read lies on."""
 
     card: Card | None
     zone: str | None
     centre: Point
     candidates: tuple[Card, ...] = ()
     unread: bool = False
-    found: int = -1  # with ``unread``: the finder's id of the card
+    found: int = -1  # the finder's id of the card (-1: none found, or no finder)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +87,7 @@ class _Unsure:
     missing: int = 0
     unread: bool = False
     found: int = -1
+    first: int = 0  # the tracker's frame it was first seen in
 
 
 @dataclass
@@ -112,6 +117,8 @@ class Tracker:
     _recent: list[tuple[int, Card, str, Point]] = field(default_factory=list)  # sure reads
     _aside: dict[tuple[Card, str], int] = field(default_factory=dict)  # -> frames gone there
     _contested: list[_Contested] = field(default_factory=list)
+    _asked_on: dict[int, tuple[int, int]] = field(default_factory=dict)  # found card ->
+    # first and asked frames of the unsure read at its corner that was asked about
 
     def to_json(self) -> dict[str, Any]:
         """Everything the tracker knows, so a restarted session carries on exactly."""
@@ -131,6 +138,7 @@ class Tracker:
                     "missing": u.missing,
                     "unread": u.unread,
                     "found": u.found,
+                    "first": u.first,
                 }
                 for u in self._unsure
             ],
@@ -145,6 +153,7 @@ class Tracker:
                 [s.zone, list(s.centre), [str(c) for c in s.cards], s.missing]
                 for s in self._contested
             ],
+            "asked_on": [[f, first, asked] for f, (first, asked) in self._asked_on.items()],
         }
 
     @classmethod
@@ -164,6 +173,7 @@ class Tracker:
                 int(u["missing"]),
                 bool(u.get("unread", False)),
                 int(u.get("found", -1)),
+                int(u.get("first", 0)),
             )
             for u in data["unsure"]
         ]
@@ -184,6 +194,7 @@ class Tracker:
             _Contested(z, (float(p[0]), float(p[1])), tuple(map(Card.parse, cs)), int(n))
             for z, p, cs, n in data.get("contested", [])
         ]
+        t._asked_on = {int(f): (int(a), int(b)) for f, a, b in data.get("asked_on", [])}
         return t
 
     def ignore(self, card: Card) -> None:
@@ -336,7 +347,7 @@ class Tracker:
                     for u in self._unsure
                     if u.zone == sighting.zone
                     and u.unread == sighting.unread
-                    and u.found == sighting.found  # a card found anew is a new question
+                    and self._same_card(u, sighting)
                     and _distance(u.centre, sighting.centre) < NEAR
                 ),
                 None,
@@ -349,6 +360,7 @@ class Tracker:
                         sighting.candidates,
                         unread=sighting.unread,
                         found=sighting.found,
+                        first=self._frame,
                     )
                 )
             elif not spot.seen_now:
@@ -356,6 +368,7 @@ class Tracker:
                 spot.seen_now, spot.missing = True, 0
                 spot.centre = sighting.centre
                 spot.candidates = sighting.candidates or spot.candidates
+                spot.found = sighting.found if sighting.found >= 0 else spot.found
         # a spot now read for sure (that very index: a card beside it, as in the spread crib,
         # answers nothing), or gone for a while, stops being a question
         sure_spots = [(s.zone, s.centre) for s in sure.values()]
@@ -370,13 +383,42 @@ class Tracker:
         ]
         events: list[TrackEvent] = []
         for spot in self._unsure:
+            if spot.unread and self._read_on(spot):
+                continue  # its index, read unsure as it landed, is its question
             # asked as soon as a card would be laid there (issue 31: "asked about at once")
             if spot.frames >= self.stable and not spot.asked:
                 spot.asked = True
                 events.append(
                     CardUnsure(spot.candidates, spot.zone, spot.centre, unread=spot.unread)
                 )
+            if spot.asked and not spot.unread and spot.found >= 0:
+                self._asked_on.setdefault(spot.found, (spot.first, self._frame))
+        horizon, live = self._frame - ASKED_ON_FRAMES, {u.found for u in self._unsure}
+        self._asked_on = {f: v for f, v in self._asked_on.items() if f in live or v[1] > horizon}
         return events
+
+    def _same_card(self, spot: _Unsure, sighting: Sighting) -> bool:
+        """Whether a sighting at a spot's place may be the spot's card: not where either is a
+        card found and the other another card found (a card laid over it, in a pile, shows
+        its index at the same place), nor where a read on no card found for longer than a
+        card takes to land (``2 * stable`` frames) is now read on a card found: that card is
+        one laid over it since."""
+        if spot.found == sighting.found or sighting.found < 0:
+            return True
+        if spot.found >= 0:
+            return False
+        return not spot.unread and self._frame - spot.first <= 2 * self.stable
+
+    def _read_on(self, unread: _Unsure) -> bool:
+        """Whether a card found unread is asked about already as an unsure read at its corner,
+        seen from before the card was found (read as it landed, found only once it lay
+        still), or will be: one card, one question. A read first seen after it was found is
+        no link (a card landing over it, in a pile, shows its index at the same corner)."""
+        for spot in self._unsure:
+            if not spot.unread and spot.found == unread.found and spot.first <= unread.first:
+                return True
+        first, _ = self._asked_on.get(unread.found, (unread.first + 1, 0))
+        return first <= unread.first
 
 
 def _distance(a: Point, b: Point) -> float:

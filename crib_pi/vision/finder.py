@@ -706,6 +706,12 @@ class CardFinder:
             return None
         return host(self.cards, index)
 
+    def cornered(self, index: Any) -> FoundCard | None:
+        """The card found whose corner ``index`` (mat pixels) sits in, as ``host`` has it but
+        where the mat is changing too: an index read there may be that card's (its outline
+        found a little off its edge) or one landing over it, so it only links the two."""
+        return host(self.cards, index)
+
     def unaccounted(self, index: Any) -> bool:
         """Whether no card found accounts for an index (4 x 2 mat pixels) that no card hosts:
         it lies on no card found or landing (nor just off one), or on one where the mat has
