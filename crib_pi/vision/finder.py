@@ -11,7 +11,9 @@ it is let go. A card whose stock is as white as the mat, with no border, changes
 it is printed: its ink is then the card when it is card-sized, has indices at two opposite
 corners and looks the same turned half round, as every card's face does (``_inked_box``).
 A card is gone when what it covered shows again. Only then does the reference
-change, so a hand, a shadow or glare never enters it.
+change, so a hand, a shadow or glare never enters it. Something that lies on the mat from the
+first frame and is no card (a deck's box) stays a change, larger than a card: the change is cut
+round it, so that a card laid against it is a piece of its own (``_apart``).
 
 Lighting changes from frame to frame (clouds, a lamp, people leaning over), so every frame is
 divided by its own smooth estimate of the paper's brightness before it is compared: paper is
@@ -52,6 +54,12 @@ from index to index, which lies up to a few millimetres inside the card's edge."
 INKED_ASPECT = (1.2, 1.65)
 """Long side over short of a card's ink: a card's (1.4, a bridge card's 1.54) or a little
 longer, the margins being alike all round."""
+APART = 2
+"""Finder pixels wide, the band that keeps a card's change apart from a thing lying on the mat
+since the first frame (``CardFinder._apart``)."""
+THING_PX = round(CARD_MM[0] * CARD_MM[1] / 4) * SCALE**2
+"""The least such thing, a quarter of a card: the camera and the print differ a little along
+lines and in specks from the first frame on, which need no band."""
 SQUARE = 12
 """Degrees from the mat's edges a card's ink is looked for in when no piece of it shows which
 way the card lies (an index split in two, pips only)."""
@@ -245,6 +253,8 @@ class CardFinder:
     _previous: Image | None = None  # the last frame, normalised
     _gone: list[_Gone] = field(default_factory=list)  # cards taken for gone lately
     _prior: Image | None = None  # the frame before it
+    _standing: Image | None = None  # what the first frame did not show, where no card was found
+    _apart_kept: tuple[tuple[int, int], Image | None] | None = None  # ``_apart``, and its key
 
     @property
     def size(self) -> tuple[int, int]:
@@ -258,7 +268,7 @@ class CardFinder:
             self._start(now)
         self._adopt(now)
         self._change = self._changed(now)
-        shapes = [q for q in card_shapes(self._change) if self._not_mat(q, now)]
+        shapes = [q for q in card_shapes(self._change, self._apart()) if self._not_mat(q, now)]
         before = len(self._cards)
         self._left = []
         self._gone = [g for g in self._gone if self.frame - g.frame < SETTLE]
@@ -289,6 +299,7 @@ class CardFinder:
         self.reference, self._cards, self._patches, self.cards = None, [], [], []
         self._faded = []
         self._soft_reference = self._previous = self._adopt_seen = None
+        self._standing = self._apart_kept = None
 
     def _start(self, now: Image) -> None:
         """The first reference is the first frame where it shows the mat's print; where it
@@ -296,6 +307,7 @@ class CardFinder:
         the camera's view shows the print there too."""
         self._print = self._normalised_print()
         self._unknown = self._unlike_print(now)
+        self._standing = self._unknown.copy()
         self.reference = np.where(self._unknown[:, :, None] > 0, self._print, now)
         self._empty = self.reference.copy()
         k = np.ones((2 * SCALE + 1, 2 * SCALE + 1), np.uint8)
@@ -329,6 +341,8 @@ class CardFinder:
         _paste(self._empty[box], now[box], showing)
         unknown = self._unknown[box]
         unknown[...] = cv2.subtract(unknown, showing)  # showing lies within the unknown
+        if self._standing is not None:
+            self._standing[box] &= unknown
 
     def _unlike_print(self, now: Image, box: Any = np.s_[:, :]) -> Image:
         """Where ``now`` (the ``box`` of the mat) is not the mat's print: both blurred a
@@ -406,6 +420,29 @@ class CardFinder:
             lines = cv2.bitwise_and(cv2.bitwise_and(self._unknown, self._print_ink), ink_now)
             changed = cv2.subtract(changed, lines)
         return changed
+
+    def _apart(self) -> Image | None:
+        """The band round things lying on the mat since the first frame where no card was
+        ever found (a deck's box, a pouch: ``_standing``): the change is cut along it before
+        card shapes are looked for, so that a card laid against such a thing is not one piece
+        with it, larger than a card. None where there is none. A card found (the pack) has
+        no band, even once it has gone: a card laid over its edge is one piece."""
+        if self._standing is None or self._unknown is None or self.frame <= SETTLE:
+            return None  # the cards lying there from the first frame are being found
+        key = (cv2.countNonZero(self._standing), cv2.countNonZero(self._unknown))
+        if self._apart_kept is not None and self._apart_kept[0] == key:
+            return self._apart_kept[1]
+        band: Image | None = None
+        count, places, stats, _ = cv2.connectedComponentsWithStats(self._standing)
+        things = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] >= THING_PX]
+        if things:  # not the specks and lines where the camera and the print differ a little
+            grown = cv2.dilate(
+                np.isin(places, things).astype(np.uint8),
+                np.ones((2 * APART + 1, 2 * APART + 1), np.uint8),
+            )
+            band = cv2.subtract(grown, self._unknown)
+        self._apart_kept = (key, band)
+        return band
 
     # -- cards that left ---------------------------------------------------------------
 
@@ -591,6 +628,11 @@ class CardFinder:
         )
         self._next_id += 1
         unseen = self._unknown is not None and bool(self._unknown[by0:by1, bx0:bx1][mask > 0].any())
+        if unseen and self._standing is not None and self._standing.any():
+            # what it lies on is a card's place, with its shadow: none of it is standing
+            _, places = cv2.connectedComponents(self._standing)
+            under_it = np.unique(places[by0:by1, bx0:bx1][mask > 0])
+            self._standing[np.isin(places, under_it[under_it > 0])] = 0
         self._cards.append(_Card(found, quad, under, box, on_print=unseen))
         return found
 
@@ -736,8 +778,9 @@ class CardFinder:
         return bool(cv2.countNonZero(part) / part.size > UNSETTLED)
 
 
-def card_shapes(changed: Image) -> list[Image]:
-    """The card-shaped patches of a change mask (finder pixels), as outlines (4 x 2).
+def card_shapes(changed: Image, apart: Image | None = None) -> list[Image]:
+    """The card-shaped patches of a change mask (finder pixels), as outlines (4 x 2); the
+    pieces are cut along ``apart`` (1 where they are kept apart), if given.
 
     A white card on a white mat changes little inside: its edge, its index and its pips, in
     pieces where its edge lies along a printed line. Pieces are gathered, nearest first,
@@ -745,6 +788,8 @@ def card_shapes(changed: Image) -> list[Image]:
     Whatever would make the gathering larger than a card (a hand, a neighbour) stays out."""
     k = 3 * SCALE
     closed = cv2.morphologyEx(changed, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    if apart is not None:
+        closed = cv2.subtract(closed, apart)
     contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     pieces = [c.reshape(-1, 2).astype(np.float32) for c in contours if len(c) >= 3]
     pieces.sort(key=lambda c: -cv2.contourArea(c))

@@ -13,8 +13,8 @@ import pytest
 from crib_pi.actions import Crib, GameOptions
 from crib_pi.cards import Card
 from crib_pi.mat import PX_PER_MM, Mat
-from crib_pi.session.faces import plain_face
-from crib_pi.session.filmstrip import INDEX_TOP_LEFT, Film, Placed, film, read_settled
+from crib_pi.session.faces import card_box, plain_face
+from crib_pi.session.filmstrip import INDEX_TOP_LEFT, Film, Placed, Prop, film, read_settled
 from crib_pi.session.locate import MatLocator
 from crib_pi.simulate import random_game
 from crib_pi.vision import finder as finder_module
@@ -344,6 +344,29 @@ def test_a_pack_on_the_mat_from_the_first_frame_is_gone_once_picked_up(
     assert found_by[lifted - 1] == [], "the pack was picked up"
     (card,) = found_by[-1]
     assert np.hypot(card.centre[0] - (crib[0] - 20 * MM), card.centre[1] - crib[1]) < 3 * MM
+
+
+@pytest.mark.parametrize("before", [2, 12])
+def test_a_card_laid_against_a_box_on_the_mat_from_the_first_frame_is_found(
+    tmp_path: Path, before: int
+) -> None:
+    """A deck's box lies on the mat from the first frame: its place is never seen bare, so it
+    stays a change, larger than a card. A card laid touching it is found all the same, not
+    taken with the box for one thing larger than a card; the next card on it too."""
+    image, pictured = card_box()
+    mat = Mat(3)
+    f = Film(mat, plain_face, tmp_path, np.random.default_rng(8))
+    box = (157 * MM, 148 * MM)
+    f.props.append(Prop(image, pictured, box, 8.0, (67 * MM, 94 * MM)))
+    for _ in range(before):
+        f.shoot()
+    first = (140 * MM, 244 * MM)  # its top edge along the box's bottom one
+    f.lay(Placed(Card(11, "C"), first, 0.0))
+    f.lay(Placed(Card(1, "S"), (first[0] + 18 * MM, first[1]), 0.0))  # the next, over it
+    _, finder, _ = _watch(mat, sorted(tmp_path.glob("*.jpg")))
+    centres = sorted((round(c.centre[0] / MM), round(c.centre[1] / MM)) for c in finder.cards)
+    assert len(centres) == 2, f"both cards found, beside the box: {centres}"
+    assert abs(centres[0][0] - 140) < 4 and abs(centres[1][0] - 158) < 4
 
 
 def test_a_picture_a_pixel_off_the_reference_lands_no_card(tmp_path: Path) -> None:
