@@ -475,3 +475,50 @@ def test_a_card_read_unsure_only_as_it_landed_is_one_question(
         table.on_lines(presses.get(number, []))
     assert asked == [("crib", False)]
     assert [r.action for r in table.game.records] == script
+
+
+class LiftedReader(BlindReader):
+    """The film's truth, but ``blind`` is read only on the frames ``seen``, and from frame
+    ``back`` on: read twice as it came to rest, then picked up before a third read."""
+
+    def __init__(self, truth: Path, blind: Card, seen: set[int], back: int) -> None:
+        super().__init__(truth, blind)
+        self.seen, self.back, self.frame = seen, back, -1
+
+    def read(self, bgr: Any) -> _Reading:
+        self.frame += 1
+        cards = self.truth.read(bgr).cards
+        if self.frame in self.seen or self.frame >= self.back:
+            return _Reading(tuple(cards))
+        return _Reading(tuple(r for r in cards if r.card != self.blind))
+
+
+def test_a_card_picked_up_before_it_was_laid_is_asked_about_in_time(
+    deal: tuple[Path, list[Action]],
+) -> None:
+    """A player lays a card, picks it up to look at it and puts it back: read twice before a
+    hand took it, it was never laid. It is asked about within a second, its read offered
+    first, and nothing of its zone is scored in its place."""
+    out, script = deal
+    lifted = [s for s in read_settled(out) if s["again"]]
+    assert lifted, "the film has a card picked up and put back"
+    card, back = Card.parse(lifted[0]["card"]), int(lifted[0]["frame"])
+    (laid,) = [int(s["frame"]) for s in read_settled(out) if s["card"] == str(card)][:1]
+    (play,) = [a for a in script if isinstance(a, Play) and a.card == card]
+    table = TableSession(OPTIONS, GameLog(None), Tracker(stable=3))
+    reader = LiftedReader(out / "truth.jsonl", card, {laid + 2, laid + 3}, back)
+    pipeline = FramePipeline(Mat(2), reader, table.tracker, find=True)
+    presses = read_presses(out / "buttons.jsonl")
+    asked = []
+    for number, path in enumerate(sorted((out / "frames").iterdir())):
+        events = pipeline.process(cv2.imread(str(path)))
+        for event in events:
+            table.on_track(event)
+        q = table.question
+        if q is not None:
+            asked.append((number, q.zone, q.unread, card_of(q.actions[q.index])))
+            answer(table, card)
+        table.on_lines(presses.get(number, []))
+    assert asked and asked[0][1:] == (f"player {play.player}", True, card), asked
+    assert laid < asked[0][0] <= laid + 10  # within a second of landing
+    assert [r.action for r in table.game.records] == script

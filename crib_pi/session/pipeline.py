@@ -12,7 +12,8 @@ choices). A sure read made on a card while it lands or in its first second must 
 the pips on its face (``crib_pi.vision.pips``) and with its corners read upright, else it is
 asked about. A card the finder missed (white, laid over most of a white card on a white mat)
 but read whole, both its corner indices agreeing a card's size apart, is found by them
-(``CardFinder.propose``).
+(``CardFinder.propose``). A card found and named that is picked up before it could be laid
+(a player looks at the card just put down) is still a card laid unread, asked about.
 """
 
 from __future__ import annotations
@@ -150,6 +151,8 @@ class FramePipeline:
         self._guess_tried: dict[int, tuple[int, int]] = {}  # found card -> last frame, tries
         self._grey: bool | None = None  # this frame's greyness, judged once if needed
         self._hosts: dict[tuple[Point, ...], tuple[Any, FoundCard | None]] = {}  # ``_placed``
+        # found card -> it, its zone, its name, the finder's frame it left (``_note_lifted``)
+        self._lifted: dict[int, tuple[FoundCard, str, Card, int]] = {}
 
     def sightings(self, frame: npt.NDArray[Any]) -> list[Sighting]:
         """What is on the mat in this frame (nothing before the mat has been found)."""
@@ -158,7 +161,9 @@ class FramePipeline:
         if homography is None:
             self.frames_without_mat += 1
             return []
+        before: list[FoundCard] = []
         if self.finder is not None:
+            before = list(self.finder.cards)
             self.finder.update(frame, homography)
         fresh = self._reading is None or not self._still()
         if self._reading is None or fresh:
@@ -193,6 +198,7 @@ class FramePipeline:
         self.named_frames.update(named.keys())
         if self.finder is not None:
             on_mat = {c.id for c in self.finder.cards}
+            self._note_lifted([c for c in before if c.id not in on_mat])
             self._spots = {i: p for i, p in self._spots.items() if i in on_mat}
             self._names = {i: c for i, c in self._names.items() if i in on_mat}
             self._corners = {i: r for i, r in self._corners.items() if i in on_mat}
@@ -202,7 +208,7 @@ class FramePipeline:
             self._looks = {i: r for i, r in self._looks.items() if i in on_mat}
             self._disputed = {i: d for i, d in self._disputed.items() if i in on_mat}
             self._guess_tried = {i: f for i, f in self._guess_tried.items() if i in on_mat}
-        return out + self._unread(named, frame, homography)
+        return out + self._unread(named, frame, homography) + self._lifted_unnamed()
 
     def _sight(
         self,
@@ -499,6 +505,33 @@ class FramePipeline:
                 out.append(Sighting(None, zone.name, found.centre, guess, True, found.id))
         return out
 
+    def _note_lifted(self, gone: list[FoundCard]) -> None:
+        """Cards found and named by a read, that left before the tracker could lay them (a
+        player picks a card up to look at it as soon as it is down): each stays a card laid
+        in its zone, unread, for ``stable`` frames, so that it is asked about (``Tracker``)
+        and no later card of that zone is taken for it."""
+        for found in gone:
+            card = self._names.get(found.id)
+            zone = self.mat.zone_at(*found.centre, margin_mm=0)
+            if card is None or zone is None or self.tracker.laid.get(card) == zone.name:
+                continue  # never read (a pack face down), or laid already
+            if self.named_frames[found.id] < self.tracker.stable and self.finder is not None:
+                self._lifted[found.id] = (found, zone.name, card, self.finder.frame)
+
+    def _lifted_unnamed(self) -> list[Sighting]:
+        """The cards ``_note_lifted`` keeps, as unread sightings; none where a card has come
+        back over its place since (put back, or slid there: its own reads tell)."""
+        if self.finder is None or not self._lifted:
+            return []
+        out = []
+        for i, (found, zone, card, left) in list(self._lifted.items()):
+            back = any(_overlap(found, c) > 0.5 for c in self.finder.cards if c.landed > left)
+            if back or self.finder.frame - left >= self.tracker.stable:
+                del self._lifted[i]
+            else:
+                out.append(Sighting(None, zone, found.centre, (card,), True, found.id))
+        return out
+
     def _guess(
         self, found: FoundCard, frame: npt.NDArray[Any], homography: npt.NDArray[np.float64]
     ) -> tuple[Card, ...]:
@@ -544,6 +577,12 @@ class Reads:
 
     cards: tuple[SureRead, ...]
     uncertain: tuple[UnsureRead, ...]
+
+
+def _overlap(a: FoundCard, b: FoundCard) -> float:
+    """The share of card ``a``'s outline that card ``b``'s covers."""
+    area, _ = cv2.intersectConvexConvex(a.outline_mm32, b.outline_mm32)
+    return float(area) / max(float(cv2.contourArea(a.outline_mm32)), 1e-6)
 
 
 def _named(seen: Sequence[tuple[Sighting | None, int | None]]) -> dict[int, Card]:
