@@ -270,3 +270,27 @@ def test_asked_about_a_crib_card_the_board_has_the_players_turn_it_down() -> Non
     assert table.question is not None
     players._answer(table, len(players.laid))
     assert table.question is None and table.crib_cards == list(crib.cards[:2])
+
+
+def test_asked_about_the_starter_before_it_is_cut_the_players_turn_it_down() -> None:
+    """A question on the starter's spot while nothing new lies there (last deal's starter
+    read unsure as it is gathered up): the players press Undo, as a real player would; they
+    name the starter once it lies there, never before."""
+    options = GameOptions(players=2, target=61, dealer=0)
+    _, actions = random_game(options, seed=5, known=False)
+    cut = next(i for i, a in enumerate(actions) if isinstance(a, Cut))
+    starter = actions[cut]
+    assert isinstance(starter, Cut)
+    earlier = [c for a in actions[:cut] for c in _laid_by(a)]
+    laid = [(i, c) for i, c in enumerate(earlier)] + [(100, starter.card)]
+    players = ScriptedPlayers(actions[: cut + 1], laid)
+    table = TableSession(options, GameLog(None), Tracker(stable=3))
+    for action in actions[:cut]:
+        table.game.apply(action)
+    table.on_track(CardUnsure((Card(10, "C"),), "starter", (0.0, 0.0)))
+    assert table.question is not None
+    players._answer(table, 50)
+    assert table.question is None and len(table.game.records) == cut
+    table.on_track(CardUnsure((Card(10, "C"),), "starter", (0.0, 0.0)))
+    players._answer(table, 100)
+    assert [r.action for r in table.game.records] == actions[: cut + 1]

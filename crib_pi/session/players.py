@@ -176,7 +176,7 @@ class ScriptedPlayers:
         about a crib card, they name the one lying there unread: the first of this deal's
         crib laid by ``frame`` that the board lacks. With none (the card asked about is on
         the board already) they press Undo: any other crib card of the script would be a
-        card still in a hand."""
+        card still in a hand. So with a play or the starter: they name it once it is laid."""
         if isinstance(want, Crib):
             for card in self._crib_lying(table, want, frame):
                 meant = next(
@@ -185,7 +185,14 @@ class ScriptedPlayers:
                 if meant is not None:
                     return meant
             return None
+        if isinstance(want, Play | Cut) and not self._lying(table, want.card, frame):
+            return None  # not laid yet: the question is about something else
         return next((a for a in choices if self._same(a, want)), None)
+
+    def _lying(self, table: TableSession, card: Card, by: int) -> bool:
+        """Whether ``card`` is among the cards laid by frame ``by`` that the board lacks."""
+        start = sum(map(_cards_in, self.actions[: len(table.game.records)]))
+        return any(at <= by and c == card for at, c in self.laid[start:])
 
     def _crib_lying(self, table: TableSession, crib: Crib, by: int | None = None) -> list[Card]:
         """This deal's crib cards laid (by frame ``by``) that the board lacks, as laid."""
