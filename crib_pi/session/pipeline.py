@@ -198,7 +198,7 @@ class FramePipeline:
         self.named_frames.update(named.keys())
         if self.finder is not None:
             on_mat = {c.id for c in self.finder.cards}
-            self._note_lifted([c for c in before if c.id not in on_mat])
+            self._note_lifted([c for c in before if c.id not in on_mat], self.finder.frame)
             self._spots = {i: p for i, p in self._spots.items() if i in on_mat}
             self._names = {i: c for i, c in self._names.items() if i in on_mat}
             self._corners = {i: r for i, r in self._corners.items() if i in on_mat}
@@ -505,18 +505,18 @@ class FramePipeline:
                 out.append(Sighting(None, zone.name, found.centre, guess, True, found.id))
         return out
 
-    def _note_lifted(self, gone: list[FoundCard]) -> None:
-        """Cards found and named by a read, that left before the tracker could lay them (a
-        player picks a card up to look at it as soon as it is down): each stays a card laid
-        in its zone, unread, for ``stable`` frames, so that it is asked about (``Tracker``)
-        and no later card of that zone is taken for it."""
+    def _note_lifted(self, gone: list[FoundCard], frame: int) -> None:
+        """Cards found and named by a read, that left (in the finder's ``frame``) before the
+        tracker could lay them (a player picks a card up to look at it as soon as it is down):
+        each stays a card laid in its zone, unread, for ``stable`` frames, so that it is asked
+        about (``Tracker``) and no later card of that zone is taken for it."""
         for found in gone:
             card = self._names.get(found.id)
             zone = self.mat.zone_at(*found.centre, margin_mm=0)
             if card is None or zone is None or self.tracker.laid.get(card) == zone.name:
                 continue  # never read (a pack face down), or laid already
-            if self.named_frames[found.id] < self.tracker.stable and self.finder is not None:
-                self._lifted[found.id] = (found, zone.name, card, self.finder.frame)
+            if self.named_frames[found.id] < self.tracker.stable:
+                self._lifted[found.id] = (found, zone.name, card, frame)
 
     def _lifted_unnamed(self) -> list[Sighting]:
         """The cards ``_note_lifted`` keeps, as unread sightings; none where a card has come

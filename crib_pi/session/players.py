@@ -189,17 +189,19 @@ class ScriptedPlayers:
             return None  # not laid yet: the question is about something else
         return next((a for a in choices if self._same(a, want)), None)
 
+    def _not_on_board(self, table: TableSession) -> list[tuple[int, Card]]:
+        """The cards laid (frame, card), in order, from the first the board lacks."""
+        return self.laid[sum(map(_cards_in, self.actions[: len(table.game.records)])) :]
+
     def _lying(self, table: TableSession, card: Card, by: int) -> bool:
         """Whether ``card`` is among the cards laid by frame ``by`` that the board lacks."""
-        start = sum(map(_cards_in, self.actions[: len(table.game.records)]))
-        return any(at <= by and c == card for at, c in self.laid[start:])
+        return any(at <= by and c == card for at, c in self._not_on_board(table))
 
     def _crib_lying(self, table: TableSession, crib: Crib, by: int | None = None) -> list[Card]:
         """This deal's crib cards laid (by frame ``by``) that the board lacks, as laid."""
-        start = sum(map(_cards_in, self.actions[: len(table.game.records)]))
         return [
             c
-            for at, c in self.laid[start:]
+            for at, c in self._not_on_board(table)
             if (by is None or at <= by) and c in crib.cards and c not in table.crib_cards
         ]
 
