@@ -22,6 +22,7 @@ from crib_pi.session.table import TableSession
 from crib_pi.session.tracker import CardLaid, CardUnsure, Tracker
 from crib_pi.simulate import random_game
 from crib_pi.store import GameLog
+from crib_pi.vision.learnt_corners import vouches
 from crib_pi.vision.pips import agrees, count_pips, face_size, upright
 
 OPTIONS = GameOptions(players=2, target=61, dealer=0)
@@ -141,3 +142,75 @@ def test_a_sure_read_the_pips_contradict_is_asked_about_never_laid(
     first, candidates = asked[0]
     assert candidates == (wrong, play.card)  # the read first, then what the pips say
     assert first - settled[str(play.card)] <= 10  # within a second of landing
+
+
+class VouchingReader(MisReader):
+    """``MisReader``, and the deck's corners as its filmed lesson learnt them: the second
+    look a profile made at the table gives (``Recognizer.vouches``)."""
+
+    def __init__(
+        self, truth: Path, card: Card, as_: Card, corners: Any, known: npt.NDArray[np.bool_]
+    ) -> None:
+        super().__init__(truth, card, as_)
+        self.corners, self.known = corners, known
+        self.asked: list[Card] = []
+        self.named: set[str] = set()
+
+    def vouches(self, bgr: Any, quad: Any, card: Card, grey: bool) -> bool:
+        self.asked.append(card)
+        said = vouches(card, bgr, quad, self.corners, self.known)
+        if said:
+            self.named.add(str(card))
+        return said
+
+
+@pytest.fixture(scope="module")
+def lesson_corners(drawn_deal: tuple[Path, list[Any], Any]) -> tuple[Any, npt.NDArray[np.bool_]]:
+    """The drawn deck's corners, learnt by the lesson filmed on the mat (``learn-deck
+    --camera``): its four rows laid a card at a time."""
+    from crib_pi.session.lesson import ROW_SUITS, DeckLesson
+    from crib_pi.session.lesson_film import teach_filmed
+    from crib_pi.vision.recognizer import Recognizer
+
+    deck = drawn_deal[2]
+    lesson = DeckLesson(Recognizer().classifier, name="pips")
+    rows = [[Card(r, s) for r in range(1, 14)] for s in ROW_SUITS]
+    teach_filmed(lesson, rows, lambda c: deck.faces[c.index], seed=SEED, zoom=0.85)
+    profile = lesson.profile()
+    assert profile.corners is not None and profile.cornered is not None
+    return profile.corners, profile.cornered
+
+
+@pytest.mark.parametrize("learnt", [True, False])
+def test_the_decks_learnt_corners_outweigh_a_face_unlike_a_number_cards(
+    drawn_deal: tuple[Path, list[Any], Any],
+    lesson_corners: tuple[Any, npt.NDArray[np.bool_]],
+    learnt: bool,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every face counted as a set of nine like shapes (as a deck whose queens wear dotted
+    gowns shows five): with the deck's corners learnt, a card the pips contradict is laid
+    where its corners name it, and asked about where they do not (a corner the lesson learnt
+    poorly); the misread card is not laid, its corner naming another. With nothing learnt
+    (``learnt`` False) they are all questions."""
+    out, script, _ = drawn_deal
+    corners, known = lesson_corners
+    monkeypatch.setattr(pipeline_module, "count_pips", lambda face: 9)
+    play = next(a for a in script if isinstance(a, Play) and 4 <= a.card.rank <= 8)
+    wrong = Card(11, play.card.suit)
+    known = known if learnt else np.zeros_like(known)
+    reader = VouchingReader(out / "truth.jsonl", play.card, wrong, corners, known)
+    table = TableSession(OPTIONS, GameLog(None), Tracker(stable=3))
+    pipeline = FramePipeline(Mat(2), reader, table.tracker, find=True)
+    laid, asked = set(), set()
+    for path in sorted((out / "frames").iterdir()):
+        for event in pipeline.process(cv2.imread(str(path))):
+            if isinstance(event, CardLaid):
+                laid.add(str(event.card))
+            elif isinstance(event, CardUnsure):
+                asked.add(str(event.candidates[0]))
+    vetoed = {str(c) for c in reader.asked} - {str(wrong)}  # read sure, the pips against
+    assert str(wrong) not in laid and str(wrong) in asked and str(wrong) not in reader.named
+    assert len(vetoed) >= 3 and vetoed <= laid | asked
+    assert vetoed & laid == reader.named & vetoed  # laid only where the corners name it
+    assert len(reader.named) >= (len(vetoed) - 1 if learnt else 0)

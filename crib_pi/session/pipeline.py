@@ -148,6 +148,7 @@ class FramePipeline:
         self._looks: dict[int, Reading] = {}  # found card -> its corners read, as it landed
         self._landing_looks: dict[tuple[float, ...], Reading] = {}  # this frame's, landing
         self._disputed: dict[int, tuple[Card, ...]] = {}  # found card -> what two looks saw
+        self._vouches: dict[int, set[Card]] = {}  # found card -> cards its learnt corners name
         self._guess_tried: dict[int, tuple[int, int]] = {}  # found card -> last frame, tries
         self._grey: bool | None = None  # this frame's greyness, judged once if needed
         self._hosts: dict[tuple[Point, ...], tuple[Any, FoundCard | None]] = {}  # ``_placed``
@@ -206,6 +207,7 @@ class FramePipeline:
             self._pips = {i: p for i, p in self._pips.items() if i in on_mat}
             self._pip_reads = {i: r for i, r in self._pip_reads.items() if i in on_mat}
             self._looks = {i: r for i, r in self._looks.items() if i in on_mat}
+            self._vouches = {i: v for i, v in self._vouches.items() if i in on_mat}
             self._disputed = {i: d for i, d in self._disputed.items() if i in on_mat}
             self._guess_tried = {i: f for i, f in self._guess_tried.items() if i in on_mat}
         return out + self._unread(named, frame, homography) + self._lifted_unnamed()
@@ -246,7 +248,8 @@ class FramePipeline:
             candidates, card = self._disputed[host.id], None
         if card is not None and _alone(index, self.finder.cards, host):
             pips = self._pips_on(host, card, frame, homography)
-            if not agrees(card.rank, pips):  # the face says otherwise: ask
+            if not agrees(card.rank, pips) and not self._vouched(host, card, frame, homography):
+                # the face says otherwise, and the deck's own corners do not outweigh it: ask
                 candidates, card = _witnessed(card, pips), None
             elif other := self._corners_say(host, card, frame, homography):
                 candidates, card = (other, card), None  # its corners, read upright, differ
@@ -439,6 +442,32 @@ class FramePipeline:
             if len(looks) < PIP_LOOKS and not _covered(found, self.finder.cards, self.finder.busy):
                 looks.append(count_pips(upright(frame, _in_frame(found, homography))))
         return max((n for n in looks if n is not None), default=None)
+
+    def _vouched(
+        self,
+        found: FoundCard,
+        card: Card,
+        frame: npt.NDArray[Any],
+        homography: npt.NDArray[np.float64],
+    ) -> bool:
+        """Whether the deck's learnt corners (a profile's) name ``card``, read on a found card
+        whose pips disagree: the index and the deck's own print against a face the deck draws
+        unlike a number card's. Looked at while the pips are (``PIP_FRAMES``, nothing over
+        the card); a card they once named stays named."""
+        vouches = getattr(self.recognizer, "vouches", None)
+        assert self.finder is not None
+        named = self._vouches.setdefault(found.id, set()) if found.id >= 0 else set()
+        if card in named or vouches is None:
+            return card in named
+        if found.id >= 0 and (
+            self.finder.frame - found.landed > PIP_FRAMES
+            or _covered(found, self.finder.cards, self.finder.busy)
+        ):
+            return False
+        if vouches(frame, _in_frame(found, homography), card, self._grey_frame(frame)):
+            named.add(card)
+            return True
+        return False
 
     def _read(self, frame: npt.NDArray[Any], homography: npt.NDArray[np.float64]) -> Reading:
         """The whole frame's reads; or, where the finder saw cards land or leave, the reads

@@ -158,9 +158,7 @@ def witness(
         return found
     view, to_frame = upright(frame, quad)
     like = likeness(view, corners, known)
-    order = np.argsort(-like[:, 0])
-    best, second = int(order[0]), int(order[1])
-    top, margin = float(like[best, 0]), float(like[best, 0] - like[second, 0])
+    best, top, margin = _pick(like)
     if top < LIKE or margin < MARGIN:
         return found
     pick = Card.from_index(best)
@@ -182,6 +180,26 @@ def witness(
     return Recognition(
         (CardRead(pick, ALONE_CONFIDENCE, _index_box(view, like[best], to_frame)),), ()
     )
+
+
+def vouches(
+    card: Card, frame: Image, quad: npt.ArrayLike, corners: Image, known: npt.NDArray[np.bool_]
+) -> bool:
+    """Whether the learnt corners name ``card``, a card they learnt, as strictly as they name a
+    card alone (``ALONE_LIKE``, ``ALONE_MARGIN``): a look of the deck's own print, which may
+    outweigh a face whose pips the deck draws unlike a number card's (a queen's gown dotted with
+    five like shapes)."""
+    if known.sum() < 2 or not known[card.index]:
+        return False
+    best, top, margin = _pick(likeness(upright(frame, quad)[0], corners, known))
+    return best == card.index and top >= ALONE_LIKE and margin >= ALONE_MARGIN
+
+
+def _pick(like: Image) -> tuple[int, float, float]:
+    """The card most like the corners (likeness rows), its likeness and lead over the next."""
+    order = np.argsort(-like[:, 0])
+    best, second = int(order[0]), int(order[1])
+    return best, float(like[best, 0]), float(like[best, 0] - like[second, 0])
 
 
 def _index_box(

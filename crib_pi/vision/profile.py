@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from crib_pi.cards import Card
 from crib_pi.i18n import _
 from crib_pi.vision.classifier import GREY_NAME, MODEL_NAME, SECOND_NAME, Scores, model_path
 from crib_pi.vision.errors import DeckProfileError
@@ -80,6 +81,15 @@ class DeckProfile:
         from crib_pi.vision.learnt_corners import witness
 
         return witness(found, frame, quad, self.corners, self.cornered)
+
+    def vouches(self, card: Card, frame: np.ndarray, quad: np.ndarray) -> bool:
+        """Whether the learnt corners, if any, name ``card`` at the card outlined ``quad``
+        as strictly as they name a card alone (``learnt_corners.vouches``)."""
+        if self.corners is None or self.cornered is None:
+            return False
+        from crib_pi.vision.learnt_corners import vouches
+
+        return vouches(card, frame, quad, self.corners, self.cornered)
 
     def adjust(self, scores: Scores) -> Scores:
         """Scores with the indices the profile vouches for believed (``MARGIN``, ``CLOSE``)."""

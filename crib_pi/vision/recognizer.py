@@ -80,6 +80,13 @@ class Recognizer:
             return found
         return self.profile.witness(found, bgr, np.asarray(quad, np.float64))
 
+    def vouches(self, bgr: np.ndarray, quad: npt.ArrayLike, card: Card, grey: bool) -> bool:
+        """Whether the deck's learnt corners (a profile's) name ``card`` at the card outlined
+        ``quad`` (frame pixels): never in grey, nor without a profile that learnt them."""
+        if self.profile is None or grey:
+            return False
+        return self.profile.vouches(card, bgr, np.asarray(quad, np.float64))
+
     def guess_card(self, bgr: np.ndarray, quad: npt.ArrayLike, grey: bool) -> tuple[Card, ...]:
         """Cards the corners of the card outlined ``quad`` (frame pixels) may show, best
         first, where ``read_card`` read nothing there: the networks asked straight where
