@@ -252,3 +252,41 @@ def test_the_cards_a_lesson_could_not_learn_are_named() -> None:
     lacking = build_profile("d", looks[:50], list(range(50)))  # the last two: QS, KS
     note = unlearnt_note(lacking)
     assert note is not None and note.startswith("2 of 52 cards not learnt (QS KS)")
+
+
+def test_a_row_whose_indices_no_network_finds_is_learnt_whole_by_its_order(
+    tmp_path: Path, recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A deck in a font the networks cut no index out of: in the spades row only the ace, 5,
+    9 and king are read. Go keeps the row, and every card's corner is still learnt, cut at its
+    place in the row, which the cards found and the four indices lay out: each under its own
+    name (a row learnt a place off would name them wrong)."""
+    from crib_pi.session import lesson as lesson_module
+    from crib_pi.session.lesson import teach_from_film
+    from crib_pi.vision.profile import learnt_corner_set
+
+    real = lesson_module.read_row
+    spades = tuple(SUIT_ROWS[0])
+    seen = set(spades[::4])
+
+    def few(bgr: Any, to_mat: Any, expected: Any, classifier: Any) -> RowReading:
+        row = real(bgr, to_mat, expected, classifier)
+        return RowReading(
+            row.expected,
+            looks={c: v for c, v in row.looks.items() if c in seen},
+            missing=tuple(c for c in expected if c not in seen),
+            where={c: x for c, x in row.where.items() if c in seen},
+            across=row.across,
+        )
+
+    monkeypatch.setattr(lesson_module, "read_row", few)
+    film_lesson([list(spades)], plain_face, tmp_path, seed=5)
+    lesson = DeckLesson(recognizer.classifier)
+    frames = sorted((tmp_path / "frames").iterdir())
+    teach_from_film(lesson, frames, lesson_presses(tmp_path), go_on_missing=True)
+    assert lesson.row == 1 and set(lesson.learnt[0]) == seen
+    assert set(lesson.views[0]) == set(spades)
+    corners, known = learnt_corner_set({c.index: upright_face(c) for c in spades})
+    for card, view in lesson.views[0].items():
+        like = likeness(view, corners, known)
+        assert Card.from_index(int(np.argmax(like[:, 0]))) == card

@@ -13,9 +13,10 @@ The card finder watches the lesson as it watches a game, so each card is seen wh
 before the next covers it; what its corner looked like then goes into the profile
 (``learnt_corners``), so a deck whose indices no network reads is still read by what was
 learnt. A found card is named by the index read at its corner, or, where the finder found the
-whole row, evenly spaced, by its place in it. A card the finder missed (white on white) is cut
-from the row where its index lies, as far from it as the found cards' corners lie from theirs.
-Only cards the row learnt are kept: one left out with Go is not.
+whole row, evenly spaced, by its place in it. Every other card of the row (white on white, the
+finder missed it; or its index in a font no network finds) is cut from the row's frame at its
+place, the places fitted to the cards found and the indices read: the order names it. A card
+left out with Go (read as another suit) is not learnt.
 """
 
 from __future__ import annotations
@@ -62,6 +63,10 @@ ROW_LINE_MM = 10.0
 #: found (the median of at least this many): the row's cards lie square to the mat within a
 #: few degrees, and a learnt corner is looked for a few millimetres round where it should be.
 MIN_OFFSETS = 3
+#: A row's places fit the cards found and the indices read within this much (mm): a card
+#: laid by hand lies a millimetre or two off its step, and a learnt corner is looked for
+#: ``learnt_corners.SEARCH_MM`` round where it should be.
+PLACE_MM = 5.0
 
 
 def learnt_deck_path() -> Path:
@@ -94,6 +99,8 @@ class DeckLesson:
         self.landed: dict[int, npt.NDArray[np.uint8]] = {}  # found id: the card as it landed
         self.views: list[dict[Card, npt.NDArray[np.uint8]]] = []  # each learnt row's cards
         self.row_frame: tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]] | None = None
+        # where this deck's index lies from its card's top-left (mat pixels), once seen
+        self.index_offset: tuple[float, float] | None = None
 
     # -- what the player does ----------------------------------------------------------
 
@@ -188,7 +195,7 @@ class DeckLesson:
     def _accept(self, reading: RowReading) -> bool:
         self.learnt.append(reading.looks)
         self.views.append(self._found_row(reading))
-        found = len(reading.looks)
+        found = len(set(reading.looks) | set(self.views[-1]))
         self.message = _("{suit} learnt: {found} of 13 cards").format(
             suit=suit_name(ROW_SUITS[self.row]), found=found
         )
@@ -215,8 +222,11 @@ class DeckLesson:
     def _found_row(self, reading: RowReading) -> dict[Card, npt.NDArray[np.uint8]]:
         """The row's cards as they landed, each named by the index read at its top-left
         corner, or, where the finder found the whole row evenly spaced, by its place; a card
-        named twice, or two cards one name, are left out. A card the finder missed whose index
-        was read is cut from the row's frame where the found cards say its outline lies."""
+        named twice, or two cards one name, are left out. Every other card of the row is cut
+        from the row's frame at its place: where the indices read and the cards found lay the
+        row's places out (``_row_places``), so a card the finder missed or whose index no
+        network finds is learnt too (the order names it). A card Go left out as read another
+        suit is not learnt."""
         cards = [c for c in self.finder.cards if c.id in self.landed]
         names: dict[int, Card | None] = {}
         if len(cards) == len(reading.expected) and _evenly_in_a_row(cards):
@@ -237,15 +247,46 @@ class DeckLesson:
             if name is not None and name in reading.expected and counts[name] == 1
         }
         self.landed = {c.id: self.landed[c.id] for c in cards}  # a gathered row is forgotten
-        if len(offsets) >= MIN_OFFSETS and self.row_frame is not None:
+        if len(offsets) >= MIN_OFFSETS:  # where this deck prints its index on the card
             dx, dy = np.median(np.asarray(offsets), axis=0)
+            self.index_offset = (float(dx), float(dy))
+        named = {name: i for i, name in names.items() if name is not None and counts[name] == 1}
+        if self.row_frame is not None:
             bgr, homography = self.row_frame
-            taken = set(names.values())
-            for card, x in reading.where.items():
-                if card not in taken:
-                    quad = _card_at(x - float(dx), reading.across - float(dy))
+            places = self._row_places(reading, {n: c for c in cards if (n := _name_of(named, c))})
+            for card, (left, top) in places.items():
+                if card not in out and card not in named:
+                    quad = _card_at(left, top)
                     out[card] = upright(bgr, mat_to_frame(quad, homography))[0]
-        return {card: view for card, view in out.items() if card in reading.looks}
+        left_out = {expected for expected, _read in reading.wrong}  # Go kept the row without
+        return {card: view for card, view in out.items() if card not in left_out}
+
+    def _row_places(
+        self, reading: RowReading, found: dict[Card, FoundCard]
+    ) -> dict[Card, tuple[float, float]]:
+        """The top-left corner (mat pixels) of each of the row's cards not found and named:
+        where its index was read, at the deck's ``index_offset`` from its card's corner; else
+        at its place along the row, fitted to the cards found and named and the indices read
+        (cards laid a steady step apart on one line: ``_fitted``)."""
+        order = {card: k for k, card in enumerate(reading.expected)}
+        known: dict[int, tuple[float, float]] = {
+            order[c]: (_left(f), _top(f)) for c, f in found.items() if c in order
+        }
+        read: dict[int, tuple[float, float]] = {}
+        if self.index_offset is not None:
+            dx, dy = self.index_offset
+            for card, x in reading.where.items():
+                if card in order:
+                    read[order[card]] = (x - dx, reading.across - dy)
+        fit = _fitted({**read, **known})
+        out = {}
+        for card, k in order.items():
+            if k in read:
+                out[card] = read[k]
+            elif fit is not None:
+                start, step, top = fit
+                out[card] = (start + step * k, top)
+        return out
 
     def prompt(self) -> str:
         if self.done:
@@ -267,6 +308,29 @@ def _left(card: FoundCard) -> float:
 
 def _top(card: FoundCard) -> float:
     return float(min(y for _, y in card.quad))
+
+
+def _fitted(places: dict[int, tuple[float, float]]) -> tuple[float, float, float] | None:
+    """The row's first card's left, its step and its top (mat pixels) from the top-left
+    corners known of some of its cards (by place), each slope and start a median, so that
+    an outline found a few millimetres off moves nothing; None where fewer than
+    ``MIN_OFFSETS`` are known, the step is not a lesson row's, or a third of them lie more
+    than ``PLACE_MM`` off the line."""
+    if len(places) < MIN_OFFSETS:
+        return None
+    ks = sorted(places)
+    lefts = {k: places[k][0] for k in ks}
+    step = float(np.median([(lefts[b] - lefts[a]) / (b - a) for a in ks for b in ks if b > a]))
+    start = float(np.median([lefts[k] - step * k for k in ks]))
+    off = np.array([abs(start + step * k - lefts[k]) for k in ks]) / PX_PER_MM
+    low, high = ROW_STEP_MM
+    if not low <= step / PX_PER_MM <= high or (off > PLACE_MM).sum() * 3 > len(ks):
+        return None
+    return start, step, float(np.median([places[k][1] for k in ks]))
+
+
+def _name_of(named: dict[Card, int], card: FoundCard) -> Card | None:
+    return next((name for name, i in named.items() if i == card.id), None)
 
 
 def _card_at(left: float, top: float) -> npt.NDArray[np.float64]:
@@ -306,7 +370,10 @@ def _unit(v: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
 def unlearnt_note(profile: DeckProfile) -> str | None:
     """What to tell the player about the cards a finished lesson could not learn, if any: the
     profile cannot help the camera with them."""
-    missing = [Card.from_index(i) for i, seen in enumerate(profile.counts) if seen == 0]
+    cornered = profile.cornered if profile.cornered is not None else np.zeros(52, bool)
+    missing = [
+        Card.from_index(i) for i, seen in enumerate(profile.counts) if seen == 0 and not cornered[i]
+    ]
     if not missing:
         return None
     return _(

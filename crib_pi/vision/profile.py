@@ -39,6 +39,9 @@ from crib_pi.vision.reads import Recognition
 MARGIN = 0.5
 CLOSE = 2.0
 INDEX = 0.95
+#: A learnt corner whose grey varies less than this shows no index (a lesson's card cut from
+#: its row where it did not lie: bare paper); indices in ink vary by 25 and more.
+BLANK_STD = 12.0
 
 
 @dataclass(frozen=True)
@@ -196,6 +199,9 @@ def learnt_corner_set(views: dict[int, np.ndarray]) -> tuple[np.ndarray, np.ndar
     cornered = np.zeros(52, bool)
     cards = sorted(views)
     for card, corner in zip(cards, aligned_corners([views[c] for c in cards]), strict=True):
+        grey = corner.mean(axis=2) if corner.ndim == 3 else corner
+        if float(grey.std()) < BLANK_STD:
+            continue  # no index in it: paper, cut where the card was not
         corners[card] = corner
         cornered[card] = True
     return corners, cornered

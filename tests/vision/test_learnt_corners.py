@@ -127,3 +127,17 @@ def test_a_profile_keeps_its_corners_and_refuses_corners_of_another_size(tmp_pat
     small.save(path)
     with pytest.raises(DeckProfileError, match="not a 52-card profile"):
         DeckProfile.load(path)
+
+
+def test_a_corner_cut_from_bare_paper_is_not_learnt() -> None:
+    """A lesson's card cut from its row where it did not lie shows no index: learnt, it would
+    be like any blank corner; it is left unlearnt, the cards round it learnt."""
+    from crib_pi.vision.profile import learnt_corner_set
+
+    _, _, (frame, quad) = learnt()
+    view = upright(frame, quad)[0]
+    paper = np.full_like(view, 238)
+    paper += np.random.default_rng(0).integers(0, 3, paper.shape, dtype=np.uint8)  # the grain
+    got, known = learnt_corner_set({SEVEN_CLUBS.index: view, Card(8, "C").index: paper})
+    assert known[SEVEN_CLUBS.index] and not known[Card(8, "C").index]
+    assert known.sum() == 1 and not got[Card(8, "C").index].any()
