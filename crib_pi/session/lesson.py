@@ -221,12 +221,12 @@ class DeckLesson:
 
     def _found_row(self, reading: RowReading) -> dict[Card, npt.NDArray[np.uint8]]:
         """The row's cards as they landed, each named by the index read at its top-left
-        corner, or, where the finder found the whole row evenly spaced, by its place; a card
-        named twice, or two cards one name, are left out. Every other card of the row is cut
-        from the row's frame at its place: where the indices read and the cards found lay the
-        row's places out (``_row_places``), so a card the finder missed or whose index no
-        network finds is learnt too (the order names it). A card Go left out as read another
-        suit is not learnt."""
+        corner, or, where the finder found the whole row evenly spaced, by its place (a card
+        named twice, or two cards one name, are not taken as they landed). Every other card of
+        the row is cut from the row's frame at its place: where the indices read and the cards
+        found lay the row's places out (``_row_places``), so a card the finder missed or whose
+        index no network finds is learnt too (the order names it). A card Go left out as read
+        another suit is not learnt."""
         cards = [c for c in self.finder.cards if c.id in self.landed]
         names: dict[int, Card | None] = {}
         if len(cards) == len(reading.expected) and _evenly_in_a_row(cards):
@@ -250,12 +250,11 @@ class DeckLesson:
         if len(offsets) >= MIN_OFFSETS:  # where this deck prints its index on the card
             dx, dy = np.median(np.asarray(offsets), axis=0)
             self.index_offset = (float(dx), float(dy))
-        named = {name: i for i, name in names.items() if name is not None and counts[name] == 1}
         if self.row_frame is not None:
             bgr, homography = self.row_frame
-            places = self._row_places(reading, {n: c for c in cards if (n := _name_of(named, c))})
-            for card, (left, top) in places.items():
-                if card not in out and card not in named:
+            found = {n: c for c in cards if (n := names.get(c.id)) is not None and n in out}
+            for card, (left, top) in self._row_places(reading, found).items():
+                if card not in out:
                     quad = _card_at(left, top)
                     out[card] = upright(bgr, mat_to_frame(quad, homography))[0]
         left_out = {expected for expected, _read in reading.wrong}  # Go kept the row without
@@ -327,10 +326,6 @@ def _fitted(places: dict[int, tuple[float, float]]) -> tuple[float, float, float
     if not low <= step / PX_PER_MM <= high or (off > PLACE_MM).sum() * 3 > len(ks):
         return None
     return start, step, float(np.median([places[k][1] for k in ks]))
-
-
-def _name_of(named: dict[Card, int], card: FoundCard) -> Card | None:
-    return next((name for name, i in named.items() if i == card.id), None)
 
 
 def _card_at(left: float, top: float) -> npt.NDArray[np.float64]:

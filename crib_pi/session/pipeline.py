@@ -456,18 +456,17 @@ class FramePipeline:
         the card); a card they once named stays named."""
         vouches = getattr(self.recognizer, "vouches", None)
         assert self.finder is not None
-        named = self._vouches.setdefault(found.id, set()) if found.id >= 0 else set()
-        if card in named or vouches is None:
-            return card in named
+        if vouches is None or card in self._vouches.get(found.id, ()):
+            return vouches is not None
         if found.id >= 0 and (
             self.finder.frame - found.landed > PIP_FRAMES
             or _covered(found, self.finder.cards, self.finder.busy)
         ):
             return False
-        if vouches(frame, _in_frame(found, homography), card, self._grey_frame(frame)):
-            named.add(card)
-            return True
-        return False
+        said = bool(vouches(frame, _in_frame(found, homography), card, self._grey_frame(frame)))
+        if said and found.id >= 0:
+            self._vouches.setdefault(found.id, set()).add(card)
+        return said
 
     def _read(self, frame: npt.NDArray[Any], homography: npt.NDArray[np.float64]) -> Reading:
         """The whole frame's reads; or, where the finder saw cards land or leave, the reads

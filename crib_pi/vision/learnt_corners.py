@@ -165,7 +165,7 @@ def witness(
     other = [r for r in found.cards if r.card != pick]
     if other:  # the networks are sure of another card: ask between the two, if sure enough
         r = other[0]
-        if not (known[r.card.index] and top >= ALONE_LIKE and margin >= ALONE_MARGIN):
+        if not (known[r.card.index] and _sure_alone(top, margin)):
             return found
         return Recognition(
             tuple(x for x in found.cards if x is not r),
@@ -174,7 +174,7 @@ def witness(
     if found.cards:  # the networks are sure of the card picked
         return found
     leads = any(u.candidates and u.candidates[0] == pick for u in found.uncertain)
-    alone = bool(known.all()) and top >= ALONE_LIKE and margin >= ALONE_MARGIN
+    alone = bool(known.all()) and _sure_alone(top, margin)
     if not (leads or alone):
         return found
     return Recognition(
@@ -192,7 +192,13 @@ def vouches(
     if known.sum() < 2 or not known[card.index]:
         return False
     best, top, margin = _pick(likeness(upright(frame, quad)[0], corners, known))
-    return best == card.index and top >= ALONE_LIKE and margin >= ALONE_MARGIN
+    return best == card.index and _sure_alone(top, margin)
+
+
+def _sure_alone(top: float, margin: float) -> bool:
+    """Whether a pick is as clear as naming a card alone takes: ``ALONE_LIKE`` like the
+    corner, ``ALONE_MARGIN`` ahead of the next card."""
+    return top >= ALONE_LIKE and margin >= ALONE_MARGIN
 
 
 def _pick(like: Image) -> tuple[int, float, float]:
