@@ -205,6 +205,7 @@ class _Card:
     box: tuple[int, int, int, int]
     gone_frames: int = 0
     on_print: bool = False  # found where the camera had not yet seen the bare mat
+    landed_look: Image | None = None  # its box in the reference before ``_settle`` took again
 
 
 @dataclass
@@ -450,8 +451,10 @@ class CardFinder:
         """A card whose visible face shows what it covered, or the bare mat (cards gathered
         up together), twice running, is gone. Only the places where the card and what it
         covered (or the bare mat) differ tell (white on white tells nothing); a hand over the
-        card looks like neither, and removes nothing."""
+        card looks like neither, and removes nothing. A card landing over it covers it, also
+        in the frames glare or a hand breaks that card's outline (kept patches, faded ones)."""
         assert self.reference is not None and self._empty is not None
+        over = [*shapes, *(p.quad for p in self._patches), *(q for q, _ in self._faded)]
         for i in range(len(self._cards) - 1, -1, -1):
             card = self._cards[i]
             x0, y0, x1, y1 = card.box
@@ -459,7 +462,7 @@ class CardFinder:
             if moved is not None and cv2.countNonZero(moved[y0:y1, x0:x1]) < GONE * TELLING:
                 card.gone_frames = 0  # too little changed anywhere round it (no mask needed)
                 continue
-            visible = self._visible_mask(i, shapes) > 0
+            visible = self._visible_mask(i, over) > 0
             if moved is not None and moved[y0:y1, x0:x1][visible].sum() < GONE * TELLING:
                 card.gone_frames = 0  # too little changed there for it to be gone
                 continue
@@ -577,7 +580,8 @@ class CardFinder:
     def _settle(self, now: Image) -> None:
         """Take a young card's look again on a frame that shows it as the last one did, where
         what changed lies within the card (glare, a shadow on the frame it landed in): a
-        change reaching beyond it is a card coming over it, or a hand."""
+        change reaching beyond it is a card coming over it, or a hand. A white card laid over
+        it at once may change only within it: its look as it landed is kept (``_unsettle``)."""
         assert self.reference is not None and self._moved is not None
         if self._previous is None:
             return
@@ -604,6 +608,8 @@ class CardFinder:
             ref = self.reference[y0:y1, x0:x1]
             take = visible & steady & own & (seen != ref).any(axis=2)  # equal pixels: no work
             if take.any():
+                if card.landed_look is None:
+                    card.landed_look = ref.copy()
                 _paste(self.reference[y0:y1, x0:x1], seen, take)
                 self._rederive(card.box)
 
@@ -678,8 +684,9 @@ class CardFinder:
         card as white as the mat laid over part of another, whose change is neither card-shaped
         nor its ink alone. It is a card when it is still (the last two frames alike there), not
         the bare mat, and new (most of its ink unlike the reference: what it covers is known,
-        so that its going is seen); it is then found, on top, as if it had landed now. None
-        otherwise, and where a card found already lies there."""
+        so that its going is seen: a card below taken for gone, or its look taken again with
+        this card in it, is put back first); it is then found, on top, as if it had landed
+        now. None otherwise, and where a card found already lies there."""
         now, prior = self._previous, self._prior
         if now is None or prior is None or self.reference is None:
             return None
@@ -700,7 +707,7 @@ class CardFinder:
             return None
         if not self._new_ink(ink, box):
             self._restore_under(q)  # the card below it was taken for gone: it was not
-            if not self._new_ink(ink, box):
+            if not self._new_ink(ink, box) and not self._unsettle(q, ink, box):
                 return None  # the reference has it: what it covers is not known, so
                 # nothing would tell when it is gone
         found = self._add(q, now)
@@ -714,6 +721,34 @@ class CardFinder:
         x0, y0, x1, y1 = box
         new = _channel_diff(self._previous[y0:y1, x0:x1], self.reference[y0:y1, x0:x1])
         return bool(((new > CHANGED) & ink).sum() >= NEW_INK * ink.sum())
+
+    def _unsettle(self, quad: Image, ink: Image, box: tuple[int, int, int, int]) -> bool:
+        """Whether the card found on top under a card read whole at ``quad`` (``ink`` its ink
+        within ``box``) had its look taken again by ``_settle`` with that card in it (a white
+        card laid over a young one changes only within it), and, put back as it landed under
+        ``quad``, the reference lacks most of that ink: it is then put back there."""
+        assert self.reference is not None and self._previous is not None
+        below = [c for c in self._cards if cv2.intersectConvexConvex(c.quad, quad)[0] > 0]
+        if not below or below[-1].landed_look is None:
+            return False
+        card, look = below[-1], below[-1].landed_look
+        x0, y0, x1, y1 = box
+        cx0, cy0, cx1, cy1 = card.box
+        ix0, iy0, ix1, iy1 = max(cx0, x0), max(cy0, y0), min(cx1, x1), min(cy1, y1)
+        if ix0 >= ix1 or iy0 >= iy1:
+            return False
+        trial = self.reference[y0:y1, x0:x1].copy()
+        _paste(
+            trial[iy0 - y0 : iy1 - y0, ix0 - x0 : ix1 - x0],
+            look[iy0 - cy0 : iy1 - cy0, ix0 - cx0 : ix1 - cx0],
+            _inside(quad, (ix0, iy0, ix1, iy1)),
+        )
+        new = _channel_diff(self._previous[y0:y1, x0:x1], trial) > CHANGED
+        if (new & ink).sum() < NEW_INK * ink.sum():
+            return False
+        self.reference[y0:y1, x0:x1] = trial
+        self._rederive(box)
+        return True
 
     def _restore_under(self, quad: Image) -> None:
         """Put back, below a card read whole at ``quad``, the cards taken for gone in the last

@@ -149,6 +149,69 @@ def test_a_card_taken_for_gone_under_a_white_card_is_put_back_when_that_card_is_
     assert np.hypot(below.centre[0] - 200 * MM, below.centre[1] - 240 * MM) < 2 * MM
 
 
+def test_a_white_card_laid_over_a_young_card_is_found_when_read_whole(tmp_path: Path) -> None:
+    """A white card laid over a card that landed a moment before (a crib spread), its change
+    lying within that card, is taken for the young card's look (``_settle``: glare on the
+    frame it landed in). Read whole and proposed, it is found on top, the card below as it
+    landed under it: lifted, the card below is seen again and the top card goes."""
+    inset = np.full((880, 630, 4), 255, np.uint8)  # all its ink well inside its edges
+    cv2.putText(inset, "8", (110, 220), cv2.FONT_HERSHEY_SIMPLEX, 3.4, (30, 30, 30, 255), 10)
+    for x, y in ((315, 440), (250, 600)):
+        cv2.circle(inset, (x, y), 45, (30, 30, 30, 255), -1)
+    faces = {Card(7, "S"): ink_only_face(315), Card(8, "S"): inset}
+    mat = Mat(2)
+    f = Film(mat, lambda c: faces[c], tmp_path, np.random.default_rng(4))
+    for _ in range(2):
+        f.shoot()
+    f.lay(Placed(Card(7, "S"), (270 * MM, 150 * MM), 0.0))
+    f.lay(Placed(Card(8, "S"), (290 * MM, 154 * MM), 0.0))  # the next, straight after
+    for _ in range(4):
+        f.shoot()
+    locator, finder, history = _watch(mat, sorted(tmp_path.glob("*.jpg")))
+    assert [len(cards) for cards in history][-4:] == [1, 1, 1, 1]  # the 8S never found
+    below = finder.cards[0]
+    quad = cv2.boxPoints(((290 * MM, 154 * MM), (63 * MM, 88 * MM), 0.0))
+    top = finder.propose(quad)
+    assert top is not None and finder.cards == [below, top]
+    f.lift(Card(8, "S"))
+    for _ in range(3):
+        f.shoot()
+    for path in sorted(tmp_path.glob("*.jpg"))[-3:]:
+        homography = locator.update(cv2.imread(str(path)))
+        assert homography is not None
+        finder.update(cv2.imread(str(path)), homography)
+    assert finder.cards == [below]
+
+
+def test_a_card_is_not_taken_for_gone_under_a_landing_card_kept_while_its_outline_broke(
+    tmp_path: Path,
+) -> None:
+    """On a frame where glare or a hand breaks a landing card's outline, its patch is kept
+    (``KEEP``, then fading): the card it lies over is still covered by it, not gone (taken
+    for gone, the reference would take the new card in, and it would never be found). Here
+    the card below is lifted: gone, but not while a kept patch lies over it."""
+    mat = Mat(2)
+    f = Film(mat, plain_face, tmp_path, np.random.default_rng(4))
+    for _ in range(2):
+        f.shoot()
+    f.lay(Placed(Card(13, "D"), (200 * MM, 90 * MM), 0.0))
+    found = len(list(tmp_path.glob("*.jpg")))
+    f.lift(Card(13, "D"))
+    frames = sorted(tmp_path.glob("*.jpg"))
+    over = cv2.boxPoints(((200 * SCALE, 90 * SCALE), (70 * SCALE, 97 * SCALE), 0.0))
+    for kept in (False, True):
+        locator, finder, _ = _watch(mat, frames[:found])
+        (below,) = finder.cards
+        for path in frames[found:]:
+            if kept:
+                finder._patches = [finder_module._Patch(over.astype(np.float32), 1, 1)]
+            image = cv2.imread(str(path))
+            homography = locator.update(image)
+            assert homography is not None
+            finder.update(image, homography)
+        assert finder.cards == ([below] if kept else [])
+
+
 def test_the_card_an_index_would_have_lies_below_and_right_of_it() -> None:
     """Where to look for a card's other index: the poker card whose top-left index (as it
     stands) is the one read, its middle ``INDEX_AT_MM`` from the card's corner; a card turned
