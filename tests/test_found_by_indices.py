@@ -15,7 +15,7 @@ from crib_pi.cards import Card
 from crib_pi.mat import PX_PER_MM, Mat
 from crib_pi.session.filmstrip import INDEX_BOTTOM_RIGHT, INDEX_TOP_LEFT, Film, Placed
 from crib_pi.session.pipeline import FramePipeline
-from crib_pi.session.tracker import CardLaid, CardUnsure, Tracker
+from crib_pi.session.tracker import CardLaid, CardUnsure, Sighting, Tracker
 from crib_pi.vision.reads import CardRead
 from tests.conftest import ink_only_face
 
@@ -134,3 +134,18 @@ def test_a_single_index_is_looked_for_every_frame_as_it_lands_then_now_and_then(
     assert reads(range(100, 100 + module.WHOLE_FRAMES + 1)) == module.WHOLE_FRAMES + 1
     assert reads(range(111, 141)) == 30 // module.WHOLE_EVERY
     assert reads(range(300, 305)) == 5  # laid again, two deals on
+
+
+def test_an_unsure_read_at_the_corner_of_a_card_named_so_is_that_card() -> None:
+    """An unsure read at the corner of a found card named for sure (the mat still changing
+    there, or the card's outline a few mm off, so that no card hosts it), leading with that
+    card's name, is that card's other index: the same card, not a question. Leading with
+    another card, or at no card found, it stays a question."""
+    pipeline = FramePipeline(Mat(2), CountingReader(), Tracker(stable=3), find=True)
+    pipeline._names[7] = UPPER
+    at_corner = Sighting(None, "crib", (1.0, 2.0), (UPPER, LOWER), found=7)
+    assert pipeline._as_named(at_corner, None) == Sighting(UPPER, "crib", (1.0, 2.0))
+    other = Sighting(None, "crib", (1.0, 2.0), (LOWER, UPPER), found=7)
+    assert pipeline._as_named(other, None) == other
+    nowhere = Sighting(None, "crib", (1.0, 2.0), (UPPER,), found=-1)
+    assert pipeline._as_named(nowhere, None) == nowhere

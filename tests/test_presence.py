@@ -522,3 +522,54 @@ def test_a_card_picked_up_before_it_was_laid_is_asked_about_in_time(
     assert asked and asked[0][1:] == (f"player {play.player}", True, card), asked
     assert laid < asked[0][0] <= laid + 10  # within a second of landing
     assert [r.action for r in table.game.records] == script
+
+
+class CoveredReader(BlindReader):
+    """The film's truth, but ``blind`` is read in the first five frames that show it, unsure
+    and sure in turn (glare flickering on it), and never after: read on in as many frames as
+    laying takes, named in fewer, then lost (the next card laid over it at once)."""
+
+    def read(self, bgr: Any) -> _Reading:
+        cards = self.truth.read(bgr).cards
+        mine = [r for r in cards if r.card == self.blind]
+        rest = tuple(r for r in cards if r.card != self.blind)
+        if not mine:
+            return _Reading(rest)
+        self.shown += 1
+        if self.shown > 5:
+            return _Reading(rest)
+        if self.shown % 2 == 0:
+            return _Reading(rest + tuple(mine))
+        guess = (self.blind, Card(self.blind.rank % 13 + 1, self.blind.suit))
+        return _Reading(rest, tuple(_Unsure(guess, tuple(r.corners)) for r in mine))
+
+
+def test_a_card_named_and_covered_before_it_was_laid_is_asked_about_in_time(
+    deal: tuple[Path, list[Action]],
+) -> None:
+    """A crib card read unsure as it came to rest, then named in two frames, before the next
+    crib card covered its index: never laid, and read on too often to count as unread. It is
+    asked about within a second, its name offered first."""
+    out, script = deal
+    crib = script[-1]
+    assert isinstance(crib, Crib)
+    settled = {s["card"]: int(s["frame"]) for s in read_settled(out)}
+    card = min(crib.cards, key=lambda c: settled[str(c)])  # the first laid: covered by the next
+    table = TableSession(OPTIONS, GameLog(None), Tracker(stable=3))
+    reader = CoveredReader(out / "truth.jsonl", card)
+    pipeline = FramePipeline(Mat(2), reader, table.tracker, find=True)
+    presses = read_presses(out / "buttons.jsonl")
+    asked = []
+    for number, path in enumerate(sorted((out / "frames").iterdir())):
+        for event in pipeline.process(cv2.imread(str(path))):
+            table.on_track(event)
+        q = table.question
+        if q is not None:
+            asked.append((number, q.zone, q.unread, card_of(q.actions[q.index])))
+            answer(table, card)
+        table.on_lines(presses.get(number, []))
+    assert asked and asked[0][1:] == ("crib", True, card), asked
+    assert settled[str(card)] < asked[0][0] <= settled[str(card)] + 10
+    *plays, last = [r.action for r in table.game.records]
+    assert plays == script[:-1]
+    assert isinstance(last, Crib) and sorted(last.cards) == sorted(crib.cards)  # in laying order

@@ -210,7 +210,8 @@ class FramePipeline:
             self._vouches = {i: v for i, v in self._vouches.items() if i in on_mat}
             self._disputed = {i: d for i, d in self._disputed.items() if i in on_mat}
             self._guess_tried = {i: f for i, f in self._guess_tried.items() if i in on_mat}
-        return out + self._unread(named, frame, homography) + self._lifted_unnamed()
+        unread = self._unread(named, frame, homography) + self._covered_unlaid(named)
+        return out + unread + self._lifted_unnamed()
 
     def _sight(
         self,
@@ -340,7 +341,11 @@ class FramePipeline:
 
     def _as_named(self, sighting: Sighting | None, host: int | None) -> Sighting | None:
         """An unsure read on a found card named for sure before, leading with that card, is
-        its other index: that card (two looks agree; no card not read for sure comes of it)."""
+        its other index: that card (two looks agree; no card not read for sure comes of it).
+        So is one at the corner of such a card where the mat still changes or the card's
+        outline lies a few mm off it (``CardFinder.cornered``): a deck holds each card once."""
+        if sighting is not None and host is None and sighting.found >= 0:
+            host = sighting.found
         name = None if host is None else self._names.get(host)
         if sighting is None or sighting.card is not None or name is None:
             return sighting
@@ -531,6 +536,28 @@ class FramePipeline:
             if zone is not None:
                 guess = self._guesses.get(found.id) or self._guess(found, frame, homography)
                 out.append(Sighting(None, zone.name, found.centre, guess, True, found.id))
+        return out
+
+    def _covered_unlaid(self, named: Collection[int]) -> list[Sighting]:
+        """Cards found and named in fewer frames than laying takes, not named now, but read on
+        (unsure) in as many, that a card found later lies over before the tracker laid them
+        (a crib spread quickly): each is a card laid in its zone, unread, its name offered
+        first, so that it is asked about, as a card lifted before it was laid is."""
+        if self.finder is None:
+            return []
+        cards, out = self.finder.cards, []
+        for found in cards:
+            card = self._names.get(found.id)
+            if card is None or found.id in named:
+                continue
+            stable = self.tracker.stable
+            if self.named_frames[found.id] >= stable or self.read_frames[found.id] < stable:
+                continue  # named enough to be laid; or read too little, unread (``_unread``)
+            zone = self.mat.zone_at(*found.centre, margin_mm=0)
+            if zone is None or self.tracker.laid.get(card) == zone.name:
+                continue
+            if _covered(found, cards, ()):
+                out.append(Sighting(None, zone.name, found.centre, (card,), True, found.id))
         return out
 
     def _note_lifted(self, gone: list[FoundCard], frame: int) -> None:
