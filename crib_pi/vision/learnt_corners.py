@@ -49,6 +49,10 @@ LIKE = 0.95
 MARGIN = 0.02
 ALONE_LIKE = 0.96
 ALONE_MARGIN = 0.03
+#: A learnt card is offered as a guess for a card no read named where its corner is at least
+#: this like one of the card's (``likest``): a card under a hand or a card over it matches
+#: nothing well.
+GUESS_LIKE = 0.6
 #: The sure read that the corners make of a card named alone.
 ALONE_CONFIDENCE = 0.95
 #: An index's box inside a corner (mm, from the corner's top-left): where a read named by the
@@ -193,6 +197,19 @@ def vouches(
         return False
     best, top, margin = _pick(likeness(upright(frame, quad)[0], corners, known))
     return best == card.index and _sure_alone(top, margin)
+
+
+def likest(
+    frame: Image, quad: npt.ArrayLike, corners: Image, known: npt.NDArray[np.bool_], most: int
+) -> list[Card]:
+    """Up to ``most`` learnt cards most like the corners of the card outlined ``quad`` (frame
+    pixels), likest first, each at least ``GUESS_LIKE`` like them: guesses to offer for a
+    card no read named, never a read."""
+    if known.sum() < 2:
+        return []
+    like = likeness(upright(frame, quad)[0], corners, known)[:, 0]
+    order = np.argsort(-like)[:most]
+    return [Card.from_index(int(i)) for i in order if like[i] >= GUESS_LIKE]
 
 
 def _sure_alone(top: float, margin: float) -> bool:

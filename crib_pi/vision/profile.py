@@ -94,6 +94,15 @@ class DeckProfile:
 
         return vouches(card, frame, quad, self.corners, self.cornered)
 
+    def likest(self, frame: np.ndarray, quad: np.ndarray, most: int) -> list[Card]:
+        """The learnt cards, if any, most like the corners of the card outlined ``quad``
+        (``learnt_corners.likest``): guesses, never reads."""
+        if self.corners is None or self.cornered is None:
+            return []
+        from crib_pi.vision.learnt_corners import likest
+
+        return likest(frame, quad, self.corners, self.cornered, most)
+
     def adjust(self, scores: Scores) -> Scores:
         """Scores with the indices the profile vouches for believed (``MARGIN``, ``CLOSE``)."""
         known = np.flatnonzero(~np.isnan(self.signatures).any(axis=1))

@@ -91,7 +91,8 @@ class Recognizer:
         """Cards the corners of the card outlined ``quad`` (frame pixels) may show, best
         first, where ``read_card`` read nothing there: the networks asked straight where
         indices are printed (``corner.index_frames``), so a font the glyph finder cuts no
-        index out of is still guessed at. Only ever offered in a question, never a read."""
+        index out of is still guessed at; with a profile that learnt the deck's corners, the
+        cards likest them first. Only ever offered in a question, never a read."""
         view = upright_card(bgr, quad)
         frames = index_frames()
         pyr = color_pyramid(view, 2)
@@ -103,7 +104,11 @@ class Recognizer:
         best = (scores.card_probs() * scores.index_prob()[:, None]).max(axis=0)
         floor = max(GUESS_MIN, float(best.max()) / 2)
         order = [int(i) for i in np.argsort(-best)[:GUESSES] if best[i] >= floor]
-        return tuple(Card.from_index(i) for i in order)
+        guesses = [Card.from_index(i) for i in order]
+        if self.profile is not None and not grey:
+            learnt = self.profile.likest(bgr, np.asarray(quad, np.float64), GUESSES)
+            guesses = list(dict.fromkeys([*learnt, *guesses]))[:GUESSES]
+        return tuple(guesses)
 
     def _read_image(self, bgr: np.ndarray, grey: bool) -> Recognition:
         """The cards read in a BGR image as it is: candidates, networks, profile, decision."""

@@ -10,7 +10,7 @@ import pytest
 
 from crib_pi.cards import Card
 from crib_pi.vision.errors import DeckProfileError
-from crib_pi.vision.learnt_corners import corner_shape, upright, witness
+from crib_pi.vision.learnt_corners import corner_shape, likest, upright, witness
 from crib_pi.vision.profile import DeckProfile, build_profile
 from crib_pi.vision.reads import CardRead, Recognition, UncertainRead
 from crib_pi.vision.synth.scenes import Scene, make_scene
@@ -105,6 +105,19 @@ def test_a_sure_read_the_corner_contradicts_becomes_a_question_between_the_two()
     unknown = cornered.copy()
     unknown[Card(7, "S").index] = False
     assert witness(Recognition((wrong,), ()), frame, quad, corners, unknown).cards == (wrong,)
+
+
+def test_the_learnt_cards_likest_a_card_are_its_guesses_and_a_blank_has_none() -> None:
+    """For a card no read named, the learnt cards likest its corners are offered, it first;
+    bare paper (no index at its corners) is like none of them."""
+    _, (corners, cornered), (frame, quad) = learnt()
+    guesses = likest(frame, quad, corners, cornered, 3)
+    assert guesses[:1] == [SEVEN_CLUBS] and len(guesses) <= 3
+    missing = cornered.copy()
+    missing[SEVEN_CLUBS.index] = False
+    assert SEVEN_CLUBS not in likest(frame, quad, corners, missing, 3)
+    blank = np.full_like(frame, 235)
+    assert likest(blank, quad, corners, cornered, 3) == []
 
 
 def test_a_profile_keeps_its_corners_and_refuses_corners_of_another_size(tmp_path: Path) -> None:
