@@ -429,14 +429,28 @@ class LandingReader(BlindReader):
         self.frames = frames
 
     def read(self, bgr: Any) -> _Reading:
-        cards = self.truth.read(bgr).cards
-        mine = [r for r in cards if r.card == self.blind]
-        rest = tuple(r for r in cards if r.card != self.blind)
+        mine, rest = self._split(bgr)
         if not mine:
             return _Reading(rest)
         self.shown += 1
         if self.shown > self.frames:
             return _Reading(rest)
+        return self._look(mine, rest)
+
+    def _look(self, mine: tuple[Any, ...], rest: tuple[Any, ...]) -> _Reading:
+        """How ``blind`` is read in one of its first ``frames``: unsure."""
+        return self._unsure(mine, rest)
+
+    def _split(self, bgr: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        """The truth's reads of ``blind`` in this frame, and the others."""
+        cards = self.truth.read(bgr).cards
+        return tuple(r for r in cards if r.card == self.blind), tuple(
+            r for r in cards if r.card != self.blind
+        )
+
+    def _unsure(self, mine: tuple[Any, ...], rest: tuple[Any, ...]) -> _Reading:
+        """``blind``'s reads made unsure: it, then the next rank."""
+        assert self.blind is not None
         guess = (self.blind, Card(self.blind.rank % 13 + 1, self.blind.suit))
         return _Reading(rest, tuple(_Unsure(guess, tuple(r.corners)) for r in mine))
 
@@ -493,6 +507,26 @@ class LiftedReader(BlindReader):
         return _Reading(tuple(r for r in cards if r.card != self.blind))
 
 
+def _answering(
+    out: Path, reader: Any, card: Card
+) -> tuple[TableSession, list[tuple[int, str, bool, Card]]]:
+    """The film read by ``reader``, every question answered ``card`` as it is asked; the
+    table, and each question's frame, zone, whether about an unread card, and first offer."""
+    table = TableSession(OPTIONS, GameLog(None), Tracker(stable=3))
+    pipeline = FramePipeline(Mat(2), reader, table.tracker, find=True)
+    presses = read_presses(out / "buttons.jsonl")
+    asked = []
+    for number, path in enumerate(sorted((out / "frames").iterdir())):
+        for event in pipeline.process(cv2.imread(str(path))):
+            table.on_track(event)
+        q = table.question
+        if q is not None:
+            asked.append((number, q.zone, q.unread, card_of(q.actions[q.index])))
+            answer(table, card)
+        table.on_lines(presses.get(number, []))
+    return table, asked
+
+
 def test_a_card_picked_up_before_it_was_laid_is_asked_about_in_time(
     deal: tuple[Path, list[Action]],
 ) -> None:
@@ -505,43 +539,20 @@ def test_a_card_picked_up_before_it_was_laid_is_asked_about_in_time(
     card, back = Card.parse(lifted[0]["card"]), int(lifted[0]["frame"])
     (laid,) = [int(s["frame"]) for s in read_settled(out) if s["card"] == str(card)][:1]
     (play,) = [a for a in script if isinstance(a, Play) and a.card == card]
-    table = TableSession(OPTIONS, GameLog(None), Tracker(stable=3))
     reader = LiftedReader(out / "truth.jsonl", card, {laid + 2, laid + 3}, back)
-    pipeline = FramePipeline(Mat(2), reader, table.tracker, find=True)
-    presses = read_presses(out / "buttons.jsonl")
-    asked = []
-    for number, path in enumerate(sorted((out / "frames").iterdir())):
-        events = pipeline.process(cv2.imread(str(path)))
-        for event in events:
-            table.on_track(event)
-        q = table.question
-        if q is not None:
-            asked.append((number, q.zone, q.unread, card_of(q.actions[q.index])))
-            answer(table, card)
-        table.on_lines(presses.get(number, []))
+    table, asked = _answering(out, reader, card)
     assert asked and asked[0][1:] == (f"player {play.player}", True, card), asked
     assert laid < asked[0][0] <= laid + 10  # within a second of landing
     assert [r.action for r in table.game.records] == script
 
 
-class CoveredReader(BlindReader):
-    """The film's truth, but ``blind`` is read in the first five frames that show it, unsure
-    and sure in turn (glare flickering on it), and never after: read on in as many frames as
-    laying takes, named in fewer, then lost (the next card laid over it at once)."""
+class CoveredReader(LandingReader):
+    """``LandingReader`` over the first five frames that show ``blind``, but read for sure on
+    every other one (glare flickering on it): read on in as many frames as laying takes, named
+    in fewer, then lost (the next card laid over it at once)."""
 
-    def read(self, bgr: Any) -> _Reading:
-        cards = self.truth.read(bgr).cards
-        mine = [r for r in cards if r.card == self.blind]
-        rest = tuple(r for r in cards if r.card != self.blind)
-        if not mine:
-            return _Reading(rest)
-        self.shown += 1
-        if self.shown > 5:
-            return _Reading(rest)
-        if self.shown % 2 == 0:
-            return _Reading(rest + tuple(mine))
-        guess = (self.blind, Card(self.blind.rank % 13 + 1, self.blind.suit))
-        return _Reading(rest, tuple(_Unsure(guess, tuple(r.corners)) for r in mine))
+    def _look(self, mine: tuple[Any, ...], rest: tuple[Any, ...]) -> _Reading:
+        return _Reading(rest + mine) if self.shown % 2 == 0 else self._unsure(mine, rest)
 
 
 def test_a_card_named_and_covered_before_it_was_laid_is_asked_about_in_time(
@@ -555,19 +566,7 @@ def test_a_card_named_and_covered_before_it_was_laid_is_asked_about_in_time(
     assert isinstance(crib, Crib)
     settled = {s["card"]: int(s["frame"]) for s in read_settled(out)}
     card = min(crib.cards, key=lambda c: settled[str(c)])  # the first laid: covered by the next
-    table = TableSession(OPTIONS, GameLog(None), Tracker(stable=3))
-    reader = CoveredReader(out / "truth.jsonl", card)
-    pipeline = FramePipeline(Mat(2), reader, table.tracker, find=True)
-    presses = read_presses(out / "buttons.jsonl")
-    asked = []
-    for number, path in enumerate(sorted((out / "frames").iterdir())):
-        for event in pipeline.process(cv2.imread(str(path))):
-            table.on_track(event)
-        q = table.question
-        if q is not None:
-            asked.append((number, q.zone, q.unread, card_of(q.actions[q.index])))
-            answer(table, card)
-        table.on_lines(presses.get(number, []))
+    table, asked = _answering(out, CoveredReader(out / "truth.jsonl", card, frames=5), card)
     assert asked and asked[0][1:] == ("crib", True, card), asked
     assert settled[str(card)] < asked[0][0] <= settled[str(card)] + 10
     *plays, last = [r.action for r in table.game.records]
