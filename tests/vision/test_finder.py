@@ -163,14 +163,14 @@ def test_a_white_card_laid_over_a_young_card_is_found_when_read_whole(tmp_path: 
     f = Film(mat, lambda c: faces[c], tmp_path, np.random.default_rng(4))
     for _ in range(2):
         f.shoot()
-    f.lay(Placed(Card(7, "S"), (270 * MM, 150 * MM), 0.0))
-    f.lay(Placed(Card(8, "S"), (290 * MM, 154 * MM), 0.0))  # the next, straight after
+    f.lay(Placed(Card(7, "S"), (280 * MM, 150 * MM), 0.0))
+    f.lay(Placed(Card(8, "S"), (300 * MM, 154 * MM), 0.0))  # the next, straight after
     for _ in range(4):
         f.shoot()
     locator, finder, history = _watch(mat, sorted(tmp_path.glob("*.jpg")))
     assert [len(cards) for cards in history][-4:] == [1, 1, 1, 1]  # the 8S never found
     below = finder.cards[0]
-    quad = cv2.boxPoints(((290 * MM, 154 * MM), (63 * MM, 88 * MM), 0.0))
+    quad = cv2.boxPoints(((300 * MM, 154 * MM), (63 * MM, 88 * MM), 0.0))
     top = finder.propose(quad)
     assert top is not None and finder.cards == [below, top]
     f.lift(Card(8, "S"))
