@@ -545,12 +545,11 @@ class FramePipeline:
         first, so that it is asked about, as a card lifted before it was laid is."""
         if self.finder is None:
             return []
-        cards, out = self.finder.cards, []
+        cards, stable, out = self.finder.cards, self.tracker.stable, []
         for found in cards:
             card = self._names.get(found.id)
             if card is None or found.id in named:
                 continue
-            stable = self.tracker.stable
             if self.named_frames[found.id] >= stable or self.read_frames[found.id] < stable:
                 continue  # named enough to be laid; or read too little, unread (``_unread``)
             zone = self.mat.zone_at(*found.centre, margin_mm=0)

@@ -715,11 +715,15 @@ class CardFinder:
         self.still = False
         return found
 
-    def _new_ink(self, ink: Image, box: tuple[int, int, int, int]) -> bool:
-        """Whether most of a card's ``ink`` (within ``box``) is unlike the reference."""
+    def _new_ink(
+        self, ink: Image, box: tuple[int, int, int, int], reference: Image | None = None
+    ) -> bool:
+        """Whether most of a card's ``ink`` (within ``box``) is unlike the reference there
+        (or ``reference``, that part of it as it would be)."""
         assert self._previous is not None and self.reference is not None
         x0, y0, x1, y1 = box
-        new = _channel_diff(self._previous[y0:y1, x0:x1], self.reference[y0:y1, x0:x1])
+        was = self.reference[y0:y1, x0:x1] if reference is None else reference
+        new = _channel_diff(self._previous[y0:y1, x0:x1], was)
         return bool(((new > CHANGED) & ink).sum() >= NEW_INK * ink.sum())
 
     def _unsettle(self, quad: Image, ink: Image, box: tuple[int, int, int, int]) -> bool:
@@ -727,7 +731,7 @@ class CardFinder:
         within ``box``) had its look taken again by ``_settle`` with that card in it (a white
         card laid over a young one changes only within it), and, put back as it landed under
         ``quad``, the reference lacks most of that ink: it is then put back there."""
-        assert self.reference is not None and self._previous is not None
+        assert self.reference is not None
         below = [c for c in self._cards if cv2.intersectConvexConvex(c.quad, quad)[0] > 0]
         if not below or below[-1].landed_look is None:
             return False
@@ -743,8 +747,7 @@ class CardFinder:
             look[iy0 - cy0 : iy1 - cy0, ix0 - cx0 : ix1 - cx0],
             _inside(quad, (ix0, iy0, ix1, iy1)),
         )
-        new = _channel_diff(self._previous[y0:y1, x0:x1], trial) > CHANGED
-        if (new & ink).sum() < NEW_INK * ink.sum():
+        if not self._new_ink(ink, box, trial):
             return False
         self.reference[y0:y1, x0:x1] = trial
         self._rederive(box)

@@ -177,9 +177,10 @@ def test_a_white_card_laid_over_a_young_card_is_found_when_read_whole(tmp_path: 
     for _ in range(3):
         f.shoot()
     for path in sorted(tmp_path.glob("*.jpg"))[-3:]:
-        homography = locator.update(cv2.imread(str(path)))
+        image = cv2.imread(str(path))
+        homography = locator.update(image)
         assert homography is not None
-        finder.update(cv2.imread(str(path)), homography)
+        finder.update(image, homography)
     assert finder.cards == [below]
 
 
