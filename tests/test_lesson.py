@@ -254,13 +254,16 @@ def test_the_cards_a_lesson_could_not_learn_are_named() -> None:
     assert note is not None and note.startswith("2 of 52 cards not learnt (QS KS)")
 
 
+@pytest.mark.parametrize("short", [0.0, 0.1])
 def test_a_row_whose_indices_no_network_finds_is_learnt_whole_by_its_order(
-    tmp_path: Path, recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch, short: float
 ) -> None:
     """A deck in a font the networks cut no index out of: in the spades row only the ace, 5,
     9 and king are read. Go keeps the row, and every card's corner is still learnt, cut at its
     place in the row, which the cards found and the four indices lay out: each under its own
-    name (a row learnt a place off would name them wrong)."""
+    name (a row learnt a place off would name them wrong). Also where the row's step is
+    fitted ``short`` of the true one (from a few cards, each outline a little off): each card
+    is then cut where a corner like the row's others lies near its place."""
     from crib_pi.session import lesson as lesson_module
     from crib_pi.session.lesson import teach_from_film
     from crib_pi.vision.profile import learnt_corner_set
@@ -280,6 +283,22 @@ def test_a_row_whose_indices_no_network_finds_is_learnt_whole_by_its_order(
         )
 
     monkeypatch.setattr(lesson_module, "read_row", few)
+    fitted = lesson_module._fitted
+
+    def shortened(places: Any) -> Any:
+        fit = fitted(places)
+        return None if fit is None else (fit[0], fit[1] * (1 - short), fit[2])
+
+    monkeypatch.setattr(lesson_module, "_fitted", shortened)
+    if short:  # the finder sees only the cards whose index is read land: the rest are cut
+        on_frame, order = DeckLesson.on_frame, []
+
+        def few_landed(self: DeckLesson, bgr: Any) -> None:
+            on_frame(self, bgr)
+            order.extend(i for i in self.landed if i not in order)
+            self.landed = {i: v for i, v in self.landed.items() if order.index(i) % 4 == 0}
+
+        monkeypatch.setattr(DeckLesson, "on_frame", few_landed)
     film_lesson([list(spades)], plain_face, tmp_path, seed=5)
     lesson = DeckLesson(recognizer.classifier)
     frames = sorted((tmp_path / "frames").iterdir())

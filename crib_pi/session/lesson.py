@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter, deque
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -39,7 +40,7 @@ from crib_pi.snapshot import BoardSnapshot
 from crib_pi.vision.classifier import Classifier
 from crib_pi.vision.corner import CARD_MM as CARD_SIZE_MM
 from crib_pi.vision.finder import CardFinder, FoundCard
-from crib_pi.vision.learnt_corners import CORNER_MM, upright
+from crib_pi.vision.learnt_corners import CORNER_MM, aligned_corners, corner_shift, upright
 from crib_pi.vision.profile import DeckProfile, Look, build_profile
 
 #: The order the rows are asked for, and each suit's name on the screen.
@@ -67,6 +68,11 @@ MIN_OFFSETS = 3
 #: laid by hand lies a millimetre or two off its step, and a learnt corner is looked for
 #: ``learnt_corners.SEARCH_MM`` round where it should be.
 PLACE_MM = 5.0
+#: A card cut at a fitted place is moved to where a corner like the deck's learnt ones lies
+#: within this much along the row (mm; under half the least step, so never onto the next
+#: card's index), where one is at least ``REFIT_LIKE`` like them.
+REFIT_MM = 6.0
+REFIT_LIKE = 0.5
 
 
 def learnt_deck_path() -> Path:
@@ -99,8 +105,10 @@ class DeckLesson:
         self.landed: dict[int, npt.NDArray[np.uint8]] = {}  # found id: the card as it landed
         self.views: list[dict[Card, npt.NDArray[np.uint8]]] = []  # each learnt row's cards
         self.row_frame: tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]] | None = None
-        # where this deck's index lies from its card's top-left (mat pixels), once seen
+        # where this deck's index lies from its card's top-left (mat pixels), once seen: the
+        # median over every row learnt (each row's index reads on the cards found there)
         self.index_offset: tuple[float, float] | None = None
+        self.offsets: list[list[tuple[float, float]]] = []  # each learnt row's
 
     # -- what the player does ----------------------------------------------------------
 
@@ -189,6 +197,8 @@ class DeckLesson:
             self.row -= 1
             self.learnt = self.learnt[: self.row]
             self.views = self.views[: self.row]
+            self.offsets = self.offsets[: self.row]
+            self.index_offset = _median_offset(self.offsets)
             self.message = _("back to the {suit}").format(suit=suit_name(ROW_SUITS[self.row]))
         self.last = None
 
@@ -225,15 +235,16 @@ class DeckLesson:
         named twice, or two cards one name, are not taken as they landed). Every other card of
         the row is cut from the row's frame at its place: where the indices read and the cards
         found lay the row's places out (``_row_places``), so a card the finder missed or whose
-        index no network finds is learnt too (the order names it). A card Go left out as read
-        another suit is not learnt."""
+        index no network finds is learnt too (the order names it): each a step from the card
+        placed next to it, then moved to where a corner like the deck's lies (``_refit``). A
+        card Go left out as read another suit is not learnt."""
         cards = [c for c in self.finder.cards if c.id in self.landed]
         names: dict[int, Card | None] = {}
         if len(cards) == len(reading.expected) and _evenly_in_a_row(cards):
             names = dict(
                 zip((c.id for c in sorted(cards, key=_left)), reading.expected, strict=True)
             )
-        offsets = []
+        offsets: list[tuple[float, float]] = []
         for card, x in reading.where.items():  # an index read names the card it lies on
             host = next((c for c in reversed(cards) if _on_its_corner(c, x, reading.across)), None)
             if host is not None and names.setdefault(host.id, card) != card:
@@ -247,16 +258,35 @@ class DeckLesson:
             if name is not None and name in reading.expected and counts[name] == 1
         }
         self.landed = {c.id: self.landed[c.id] for c in cards}  # a gathered row is forgotten
-        if len(offsets) >= MIN_OFFSETS:  # where this deck prints its index on the card
-            dx, dy = np.median(np.asarray(offsets), axis=0)
-            self.index_offset = (float(dx), float(dy))
+        self.offsets.append(offsets)  # where this deck prints its index on the card
+        self.index_offset = _median_offset(self.offsets)
         if self.row_frame is not None:
             bgr, homography = self.row_frame
             found = {n: c for c in cards if (n := names.get(c.id)) is not None and n in out}
-            for card, (left, top) in self._row_places(reading, found).items():
-                if card not in out:
-                    quad = _card_at(left, top)
-                    out[card] = upright(bgr, mat_to_frame(quad, homography))[0]
+            places = self._row_places(reading, found)
+            template = _mean_corner(
+                [*out.values(), *(v for row in self.views for v in row.values())]
+            )
+            order = {card: k for k, card in enumerate(reading.expected)}
+            sure = {order[c]: places[c] for c in reading.where if c in places and c in order}
+            sure |= {order[c]: (_left(f), _top(f)) for c, f in found.items() if c in order}
+            step = _step({order[c]: p for c, p in places.items()})
+            # from the cards placed surely outward, each a step from its placed neighbour
+            # (a step fitted from a few cards is a little off, and adds up along the row),
+            # then moved to where its corner lies
+            for card in sorted(places, key=lambda c: _reach(order[c], sure)):
+                if card in out:
+                    continue
+                k = order[card]
+                left, top = places[card]
+                if k not in sure:
+                    near = min(sure, key=lambda j: abs(j - k), default=None)
+                    if near is not None and step is not None:
+                        left, top = sure[near][0] + step * (k - near), sure[near][1]
+                    dx, dy = _refit(bgr, homography, _card_at(left, top), template)
+                    left, top = left + dx * PX_PER_MM, top + dy * PX_PER_MM
+                    sure[k] = (left, top)
+                out[card] = upright(bgr, mat_to_frame(_card_at(left, top), homography))[0]
         left_out = {expected for expected, _read in reading.wrong}  # Go kept the row without
         return {card: view for card, view in out.items() if card not in left_out}
 
@@ -326,6 +356,52 @@ def _fitted(places: dict[int, tuple[float, float]]) -> tuple[float, float, float
     if not low <= step / PX_PER_MM <= high or (off > PLACE_MM).sum() * 3 > len(ks):
         return None
     return start, step, float(np.median([places[k][1] for k in ks]))
+
+
+def _refit(
+    bgr: npt.NDArray[np.uint8],
+    homography: npt.NDArray[np.float64],
+    quad: npt.NDArray[np.float64],
+    template: npt.NDArray[np.uint8] | None,
+) -> tuple[float, float]:
+    """How far (mm) the card cut at a fitted place ``quad`` (mat pixels) lies from it: where
+    a corner like the deck's learnt ones lies within ``REFIT_MM`` of it (a card laid by hand
+    lies a few millimetres off its step); nothing where none is ``REFIT_LIKE`` like them."""
+    if template is None:
+        return 0.0, 0.0
+    dx, dy, like = corner_shift(bgr, mat_to_frame(quad, homography), template, REFIT_MM)
+    return (dx, dy) if like >= REFIT_LIKE else (0.0, 0.0)
+
+
+def _step(places: dict[int, tuple[float, float]]) -> float | None:
+    """The row's step (mat pixels) between its places (by place in the row)."""
+    ks = sorted(places)
+    steps = [(places[b][0] - places[a][0]) / (b - a) for a, b in pairwise(ks)]
+    return float(np.median(steps)) if steps else None
+
+
+def _reach(k: int, placed: dict[int, tuple[float, float]]) -> int:
+    """How many places a row's ``k``-th card lies from the nearest card placed surely."""
+    return min((abs(k - j) for j in placed), default=0)
+
+
+def _mean_corner(views: list[npt.NDArray[np.uint8]]) -> npt.NDArray[np.uint8] | None:
+    """The mean of the learnt corners of ``views`` cut alike: what this deck's index corner
+    looks like, to find one by (None without two views)."""
+    if len(views) < 2:
+        return None
+    return np.asarray(np.mean(aligned_corners(views), axis=0), np.uint8)
+
+
+def _median_offset(rows: list[list[tuple[float, float]]]) -> tuple[float, float] | None:
+    """The deck's index offset from its card's top-left: the median over every row's (a row's
+    few reads on found cards, each outline a few millimetres off, vary by more than a deck's
+    print); None before ``MIN_OFFSETS`` are seen."""
+    offsets = [o for row in rows for o in row]
+    if len(offsets) < MIN_OFFSETS:
+        return None
+    dx, dy = np.median(np.asarray(offsets), axis=0)
+    return float(dx), float(dy)
 
 
 def _card_at(left: float, top: float) -> npt.NDArray[np.float64]:

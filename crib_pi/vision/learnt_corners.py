@@ -12,7 +12,8 @@ This is a second look that needs no index network, so it witnesses the networks'
 corner clearly like one card's and unlike every other's (``LIKE``, ``MARGIN``) names the card
 an unsure read leads with. It names a card alone, or contradicts a sure read of another card
 (a question between the two), only more strictly, and only knowing every card involved: alone,
-in a profile that learnt all 52; against a read, where that read's card was learnt too.
+where every card of its rank and of its suit was learnt (a lesson that missed one card still
+names the cards that cannot be it); against a read, where that read's card was learnt too.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from crib_pi.cards import Card
+from crib_pi.cards import Card, deck
 from crib_pi.vision.corner import card_view
 from crib_pi.vision.reads import CardRead, Point, Recognition, UncertainRead
 
@@ -41,8 +42,8 @@ SEARCH_MM = 4.0
 #: decks drawn from seeds 7, 11, 23 and 31 in three languages (393 whole cards, corners learnt
 #: with outlines 2 px off): every wrong pick, seven in all, each a suit's colour-mate or a 9 for
 #: a 5, was under 0.95 like its card or under 0.01 ahead; 349 right picks passed 0.95 and 0.02.
-#: Alone (no network read it, in a profile that learnt all 52) or against a sure read (of a card
-#: learnt too), they need ``ALONE_LIKE`` and ``ALONE_MARGIN``: at 0.95 and 0.02, corners the
+#: Alone (no network read it, every card of its rank and suit learnt) or against a sure read (of a
+#: card learnt too), they need ``ALONE_LIKE`` and ``ALONE_MARGIN``: at 0.95 and 0.02, corners the
 #: filmed lesson learnt made 4 right, sure reads of 385 questions (``bench_learnt_corners.py
 #: --lesson``), and a card never learnt is most like some other one, up to 0.1 ahead.
 LIKE = 0.95
@@ -122,6 +123,34 @@ def aligned_corners(views: list[Image], rounds: int = 2) -> list[Image]:
     return cuts
 
 
+def corner_shift(
+    frame: Image, quad: npt.ArrayLike, template: Image, reach_mm: float
+) -> tuple[float, float, float]:
+    """Where a corner like ``template`` (a learnt corner's shape) lies round the top-left
+    corner of the card outlined ``quad`` (frame pixels), up to ``reach_mm`` along its top and
+    ``SEARCH_MM`` down its side: the shift from the outline's place (mm, across and down the
+    card) and how like the template it is there."""
+    margin = MARGIN_MM + reach_mm
+    to_frame, size = card_view(quad, PX_PER_MM, margin)
+    bgr = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    view = cv2.warpPerspective(
+        bgr,
+        to_frame,
+        size,
+        flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+    def px(v: float) -> int:
+        return round((v + margin) * PX_PER_MM)
+
+    x0, y0, x1, y1 = CORNER_MM
+    region = view[px(y0 - SEARCH_MM) : px(y1 + SEARCH_MM), px(x0 - reach_mm) : px(x1 + reach_mm)]
+    result = cv2.matchTemplate(np.ascontiguousarray(region), template, cv2.TM_CCOEFF_NORMED)
+    _, best, _, (x, y) = cv2.minMaxLoc(result)
+    return x / PX_PER_MM - reach_mm, y / PX_PER_MM - SEARCH_MM, float(best)
+
+
 def _regions(view: Image) -> tuple[Image, Image]:
     """Where each index corner is looked for: the top-left, and the bottom-right turned half
     round (as the top-left of the card turned)."""
@@ -157,7 +186,8 @@ def witness(
 ) -> Recognition:
     """``found`` (a card's reads at its corners) as the learnt corners see it: an unsure read
     whose lead the corners pick becomes a sure read; a sure read they contradict becomes a
-    question between the two; with all 52 learnt and nothing sure, a clear pick is named."""
+    question between the two; with nothing sure, a clear pick of a card whose rank and suit
+    were learnt whole is named."""
     if known.sum() < 2:
         return found
     view, to_frame = upright(frame, quad)
@@ -169,7 +199,7 @@ def witness(
     other = [r for r in found.cards if r.card != pick]
     if other:  # the networks are sure of another card: ask between the two, if sure enough
         r = other[0]
-        if not (known[r.card.index] and _sure_alone(top, margin)):
+        if not (known[r.card.index] and sure_alone(top, margin)):
             return found
         return Recognition(
             tuple(x for x in found.cards if x is not r),
@@ -178,7 +208,7 @@ def witness(
     if found.cards:  # the networks are sure of the card picked
         return found
     leads = any(u.candidates and u.candidates[0] == pick for u in found.uncertain)
-    alone = bool(known.all()) and _sure_alone(top, margin)
+    alone = rivals_learnt(pick, known) and sure_alone(top, margin)
     if not (leads or alone):
         return found
     return Recognition(
@@ -196,7 +226,7 @@ def vouches(
     if known.sum() < 2 or not known[card.index]:
         return False
     best, top, margin = _pick(likeness(upright(frame, quad)[0], corners, known))
-    return best == card.index and _sure_alone(top, margin)
+    return best == card.index and sure_alone(top, margin)
 
 
 def likest(
@@ -212,7 +242,16 @@ def likest(
     return [Card.from_index(int(i)) for i in order if like[i] >= GUESS_LIKE]
 
 
-def _sure_alone(top: float, margin: float) -> bool:
+def rivals_learnt(card: Card, known: npt.NDArray[np.bool_]) -> bool:
+    """Whether every card sharing ``card``'s rank or suit was learnt: a card never learnt is
+    likest one of those (its rank in another suit, its suit in another rank), up to 0.1 ahead,
+    so a pick none of them can be is not a card the lesson missed."""
+    return all(
+        known[other.index] for other in deck() if other.rank == card.rank or other.suit == card.suit
+    )
+
+
+def sure_alone(top: float, margin: float) -> bool:
     """Whether a pick is as clear as naming a card alone takes: ``ALONE_LIKE`` like the
     corner, ``ALONE_MARGIN`` ahead of the next card."""
     return top >= ALONE_LIKE and margin >= ALONE_MARGIN

@@ -10,7 +10,7 @@ import pytest
 
 from crib_pi.cards import Card
 from crib_pi.vision.errors import DeckProfileError
-from crib_pi.vision.learnt_corners import corner_shape, likest, upright, witness
+from crib_pi.vision.learnt_corners import corner_shape, corner_shift, likest, upright, witness
 from crib_pi.vision.profile import DeckProfile, build_profile
 from crib_pi.vision.reads import CardRead, Recognition, UncertainRead
 from crib_pi.vision.synth.scenes import Scene, make_scene
@@ -81,10 +81,19 @@ def test_a_card_never_learnt_is_not_named_as_another() -> None:
     assert got.cards == ()
 
 
+def test_a_card_is_named_alone_only_where_every_card_of_its_rank_and_suit_was_learnt() -> None:
+    _, (corners, cornered), (frame, quad) = learnt()
+    for unlearnt, named in ((Card(1, "H"), True), (Card(7, "H"), False), (Card(2, "C"), False)):
+        missing = cornered.copy()
+        missing[unlearnt.index] = False  # a lesson that missed one card
+        got = witness(Recognition((), ()), frame, quad, corners, missing)
+        assert [r.card for r in got.cards] == ([SEVEN_CLUBS] if named else []), unlearnt
+
+
 def test_an_unsure_read_the_corner_agrees_with_is_named() -> None:
     _, (corners, cornered), (frame, quad) = learnt()
     missing = cornered.copy()
-    missing[Card(1, "H").index] = False  # not all 52: the corner alone would not name it
+    missing[Card(7, "H").index] = False  # a seven not learnt: the corner alone names no seven
     unsure = UncertainRead((SEVEN_CLUBS, Card(7, "S")), (0.6, 0.4), box(quad))
     got = witness(Recognition((), (unsure,)), frame, quad, corners, missing)
     assert [r.card for r in got.cards] == [SEVEN_CLUBS] and got.uncertain == ()
@@ -154,3 +163,14 @@ def test_a_corner_cut_from_bare_paper_is_not_learnt() -> None:
     got, known = learnt_corner_set({SEVEN_CLUBS.index: view, Card(8, "C").index: paper})
     assert known[SEVEN_CLUBS.index] and not known[Card(8, "C").index]
     assert known.sum() == 1 and not got[Card(8, "C").index].any()
+
+
+def test_a_corner_is_found_where_it_lies_round_an_outline_a_few_millimetres_off() -> None:
+    _, (corners, _cornered), (frame, quad) = learnt()
+    template = corners[SEVEN_CLUBS.index]
+    along = (quad[1] - quad[0]) / 63.0  # a millimetre along the card's top, in frame pixels
+    for off_mm in (0.0, 4.0, -5.0):
+        dx, dy, like = corner_shift(frame, quad + off_mm * along, template, 6.0)
+        assert abs(dx + off_mm) < 1.0 and abs(dy) < 1.0 and like > 0.9, (off_mm, dx, dy, like)
+    # a corner further off than the search reaches is not found as like
+    assert corner_shift(frame, quad + 20 * along, template, 6.0)[2] < 0.9
