@@ -24,6 +24,9 @@ import argparse
 import dataclasses
 import time
 from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -78,11 +81,9 @@ def outcome(found: Recognition, card: Card, quad: np.ndarray) -> str:
     return "unsure" if any(on_card(u.corners, quad) for u in found.uncertain) else "none"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, nargs="+", default=[7, 11, 23, 31, 47, 2024, 13, 29])
-    parser.add_argument("--jitter", type=float, default=2.0, help="outline error (px)")
-    parser.add_argument("--misses", action="store_true", help="list every card not read right")
+def drawn_args(parser: argparse.ArgumentParser) -> tuple[argparse.Namespace, list[Path]]:
+    """The arguments, checked (no seed of the training's drawn decks), and the fonts to draw
+    decks in; OpenCV kept to one thread, as on one core of a Pi."""
     args = parser.parse_args()
     if any(100 <= s <= 115 for s in args.seeds):
         parser.error("--seeds: 100 to 115 made the training's drawn decks; choose others")
@@ -90,6 +91,29 @@ def main() -> None:
     if not fonts:
         parser.error("no fonts found (CRIB_PI_FONT_DIR, or install fonts-dejavu)")
     cv2.setNumThreads(1)
+    return args, fonts
+
+
+def decks(seeds: list[int], fonts: list[Path]) -> Iterator[tuple[int, str, str, Any]]:
+    """Each seed's deck drawn in each language: (seed, language, name, deck)."""
+    for seed in seeds:
+        style = random_style(np.random.default_rng(seed), fonts)
+        for language in LETTERS:
+            name = f"{seed}-{language}"
+            yield (
+                seed,
+                language,
+                name,
+                drawn_deck(dataclasses.replace(style, language=language), name),
+            )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[7, 11, 23, 31, 47, 2024, 13, 29])
+    parser.add_argument("--jitter", type=float, default=2.0, help="outline error (px)")
+    parser.add_argument("--misses", action="store_true", help="list every card not read right")
+    args, fonts = drawn_args(parser)
     recognizer = Recognizer()
     counts: dict[tuple[str, str, str], dict[str, int]] = defaultdict(
         lambda: dict.fromkeys(OUTCOMES, 0)
@@ -100,49 +124,46 @@ def main() -> None:
     # sure, leading an unsure read)
     witness = {"wrong caught": 0, "wrong missed": 0, "right asked": 0, "right kept": 0}
     wrong: list[str] = []
-    for seed in args.seeds:
-        style = random_style(np.random.default_rng(seed), fonts)
-        for language in LETTERS:
-            deck = drawn_deck(dataclasses.replace(style, language=language), f"{seed}-{language}")
-            rng = np.random.default_rng([seed, len(language), ord(language[0])])
-            order = [int(i) for i in rng.permutation(52)]
-            for start in range(0, 52, 4):
-                scene = make_scene(
-                    rng, [deck], size=(1280, 720), card_width=(125.0, 135.0),
-                    layout="scatter", tilt=0.0, degrade=0.3, clutter_count=(0, 0),
-                    cards=order[start : start + 4], on_mat=True,
-                )  # fmt: skip
-                frame_read = recognizer.read(scene.image)
-                grey = False
-                for k, index in enumerate(scene.cards):
-                    if not whole(scene, k):
-                        continue
-                    card = Card.from_index(index)
-                    quad = outline(scene, k)
-                    moved = quad + rng.uniform(-args.jitter, args.jitter, quad.shape)
-                    t0 = time.perf_counter()
-                    corner_read = recognizer.read_card(scene.image, moved, grey)
-                    times.append(time.perf_counter() - t0)
-                    corners_name = named(corner_read, quad) or {
-                        u.candidates[0] for u in corner_read.uncertain if u.candidates
-                    }
-                    for read in named(frame_read, quad):
-                        asked = bool(corners_name) and read not in corners_name
-                        key = (
-                            ("right" if read == card else "wrong")
-                            + " "
-                            + (
-                                ("caught" if asked else "missed")
-                                if read != card
-                                else ("asked" if asked else "kept")
-                            )
+    for seed, language, _name, deck in decks(args.seeds, fonts):
+        rng = np.random.default_rng([seed, len(language), ord(language[0])])
+        order = [int(i) for i in rng.permutation(52)]
+        for start in range(0, 52, 4):
+            scene = make_scene(
+                rng, [deck], size=(1280, 720), card_width=(125.0, 135.0),
+                layout="scatter", tilt=0.0, degrade=0.3, clutter_count=(0, 0),
+                cards=order[start : start + 4], on_mat=True,
+            )  # fmt: skip
+            frame_read = recognizer.read(scene.image)
+            grey = False
+            for k, index in enumerate(scene.cards):
+                if not whole(scene, k):
+                    continue
+                card = Card.from_index(index)
+                quad = outline(scene, k)
+                moved = quad + rng.uniform(-args.jitter, args.jitter, quad.shape)
+                t0 = time.perf_counter()
+                corner_read = recognizer.read_card(scene.image, moved, grey)
+                times.append(time.perf_counter() - t0)
+                corners_name = named(corner_read, quad) or {
+                    u.candidates[0] for u in corner_read.uncertain if u.candidates
+                }
+                for read in named(frame_read, quad):
+                    asked = bool(corners_name) and read not in corners_name
+                    key = (
+                        ("right" if read == card else "wrong")
+                        + " "
+                        + (
+                            ("caught" if asked else "missed")
+                            if read != card
+                            else ("asked" if asked else "kept")
                         )
-                        witness[key] += 1
-                    for reader, found in (("frame", frame_read), ("corner", corner_read)):
-                        result = outcome(found, card, quad)
-                        counts[(reader, language, kind(card))][result] += 1
-                        if result == "wrong" or (result != "right" and args.misses):
-                            wrong.append(f"{result}: {reader} {seed}-{language} {card}")
+                    )
+                    witness[key] += 1
+                for reader, found in (("frame", frame_read), ("corner", corner_read)):
+                    result = outcome(found, card, quad)
+                    counts[(reader, language, kind(card))][result] += 1
+                    if result == "wrong" or (result != "right" and args.misses):
+                        wrong.append(f"{result}: {reader} {seed}-{language} {card}")
     for reader in ("frame", "corner"):
         for language in LETTERS:
             for rank_kind in ("number", "ace", "court"):

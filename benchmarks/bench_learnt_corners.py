@@ -22,23 +22,20 @@ each card's corner taken as the card finder saw it land.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 import time
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from crib_pi.cards import Card
 from crib_pi.vision.learnt_corners import upright
 from crib_pi.vision.profile import build_profile
 from crib_pi.vision.recognizer import Recognizer
-from crib_pi.vision.synth.drawn import LETTERS, drawn_deck, font_paths, random_style
 from crib_pi.vision.synth.scenes import make_scene
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_corner import OUTCOMES, outcome, outline, whole
+from bench_corner import OUTCOMES, decks, drawn_args, outcome, outline, whole
 from bench_learn_deck import lesson_for
 
 SCENE = {
@@ -58,71 +55,59 @@ def main() -> None:
     parser.add_argument("--jitter", type=float, default=2.0, help="outline error (px)")
     parser.add_argument("--forget", type=int, default=0, help="cards left unlearnt a deck")
     parser.add_argument("--lesson", action="store_true", help="learn from a filmed lesson")
-    args = parser.parse_args()
-    if any(100 <= s <= 115 for s in args.seeds):
-        parser.error("--seeds: 100 to 115 made the training's drawn decks; choose others")
-    fonts = font_paths()
-    if not fonts:
-        parser.error("no fonts found (CRIB_PI_FONT_DIR, or install fonts-dejavu)")
-    cv2.setNumThreads(1)
+    args, fonts = drawn_args(parser)
     plain = Recognizer()
     totals = {who: dict.fromkeys(OUTCOMES, 0) for who in ("networks", "learnt")}
     times: list[float] = []
     wrong: list[str] = []
-    for seed in args.seeds:
-        style = random_style(np.random.default_rng(seed), fonts)
-        for language in LETTERS:
-            name = f"{seed}-{language}"
-            deck = drawn_deck(dataclasses.replace(style, language=language), name)
-            rng = np.random.default_rng([seed, 7, ord(language[0])])
-            forgotten = {int(c) for c in rng.permutation(52)[: args.forget]}
-            if args.lesson:
-                profile = lesson_for(deck.faces, name, seed, 0.85).profile()
-                views = (
-                    {}
-                    if profile.cornered is None
-                    else dict.fromkeys(np.flatnonzero(profile.cornered).tolist())
-                )
-            else:
-                views = {}
-                for card in range(52):
-                    scene = make_scene(rng, [deck], cards=[card], **SCENE)  # type: ignore[arg-type]
-                    if card in forgotten or not whole(scene, 0):
-                        continue
-                    quad = outline(scene, 0) + rng.uniform(-args.jitter, args.jitter, (4, 2))
-                    views[card] = upright(scene.image, quad)[0]
-                profile = build_profile(name, [], [], views)
-            taught = Recognizer(profile)
-            rng = np.random.default_rng([seed, len(language), ord(language[0])])
-            order = [int(i) for i in rng.permutation(52)]
-            counts = {who: dict.fromkeys(OUTCOMES, 0) for who in totals}
-            for start in range(0, 52, 4):
-                scene = make_scene(rng, [deck], cards=order[start : start + 4], **SCENE)  # type: ignore[arg-type]
-                for k, index in enumerate(scene.cards):
-                    if not whole(scene, k):
-                        continue
-                    quad = outline(scene, k)
-                    moved = quad + rng.uniform(-args.jitter, args.jitter, quad.shape)
-                    card = Card.from_index(index)
-                    for who, rec in (("networks", plain), ("learnt", taught)):
-                        t0 = time.perf_counter()
-                        found = rec.read_card(scene.image, moved, False)
-                        if who == "learnt":
-                            times.append(time.perf_counter() - t0)
-                        result = outcome(found, card, quad)
-                        counts[who][result] += 1
-                        if result == "wrong":
-                            wrong.append(
-                                f"{who} {name} {card}: {[str(r.card) for r in found.cards]}"
-                            )
-            for who, c in counts.items():
-                for o in OUTCOMES:
-                    totals[who][o] += c[o]
-            print(
-                f"  {name:9s} learnt {len(views)}/52   "
-                + "   ".join(f"{who}: {_line(c)}" for who, c in counts.items()),
-                flush=True,
+    for seed, language, name, deck in decks(args.seeds, fonts):
+        rng = np.random.default_rng([seed, 7, ord(language[0])])
+        forgotten = {int(c) for c in rng.permutation(52)[: args.forget]}
+        if args.lesson:
+            profile = lesson_for(deck.faces, name, seed, 0.85).profile()
+            views = (
+                {}
+                if profile.cornered is None
+                else dict.fromkeys(np.flatnonzero(profile.cornered).tolist())
             )
+        else:
+            views = {}
+            for card in range(52):
+                scene = make_scene(rng, [deck], cards=[card], **SCENE)  # type: ignore[arg-type]
+                if card in forgotten or not whole(scene, 0):
+                    continue
+                quad = outline(scene, 0) + rng.uniform(-args.jitter, args.jitter, (4, 2))
+                views[card] = upright(scene.image, quad)[0]
+            profile = build_profile(name, [], [], views)
+        taught = Recognizer(profile)
+        rng = np.random.default_rng([seed, len(language), ord(language[0])])
+        order = [int(i) for i in rng.permutation(52)]
+        counts = {who: dict.fromkeys(OUTCOMES, 0) for who in totals}
+        for start in range(0, 52, 4):
+            scene = make_scene(rng, [deck], cards=order[start : start + 4], **SCENE)  # type: ignore[arg-type]
+            for k, index in enumerate(scene.cards):
+                if not whole(scene, k):
+                    continue
+                quad = outline(scene, k)
+                moved = quad + rng.uniform(-args.jitter, args.jitter, quad.shape)
+                card = Card.from_index(index)
+                for who, rec in (("networks", plain), ("learnt", taught)):
+                    t0 = time.perf_counter()
+                    found = rec.read_card(scene.image, moved, False)
+                    if who == "learnt":
+                        times.append(time.perf_counter() - t0)
+                    result = outcome(found, card, quad)
+                    counts[who][result] += 1
+                    if result == "wrong":
+                        wrong.append(f"{who} {name} {card}: {[str(r.card) for r in found.cards]}")
+        for who, c in counts.items():
+            for o in OUTCOMES:
+                totals[who][o] += c[o]
+        print(
+            f"  {name:9s} learnt {len(views)}/52   "
+            + "   ".join(f"{who}: {_line(c)}" for who, c in counts.items()),
+            flush=True,
+        )
     for who, c in totals.items():
         print(f"all decks, {who:8s} {_line(c)}")
     print(f"a card read with its learnt corners: median {1000 * float(np.median(times)):.1f} ms")

@@ -16,22 +16,19 @@ rule lets it be; the totals last.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 from crib_pi.cards import Card
 from crib_pi.vision.learnt_corners import likeness, rivals_learnt, sure_alone, upright
 from crib_pi.vision.profile import build_profile
-from crib_pi.vision.synth.drawn import LETTERS, drawn_deck, font_paths, random_style
 from crib_pi.vision.synth.scenes import make_scene
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_corner import outline, whole
+from bench_corner import decks, drawn_args, outline, whole
 from bench_learnt_corners import SCENE
 
 
@@ -39,45 +36,35 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[7, 11, 23, 31, 13, 29, 47, 2024])
     parser.add_argument("--jitter", type=float, default=2.0, help="outline error (px)")
-    args = parser.parse_args()
-    if any(100 <= s <= 115 for s in args.seeds):
-        parser.error("--seeds: 100 to 115 made the training's drawn decks; choose others")
-    fonts = font_paths()
-    if not fonts:
-        parser.error("no fonts found (CRIB_PI_FONT_DIR, or install fonts-dejavu)")
-    cv2.setNumThreads(1)
+    args, fonts = drawn_args(parser)
     shown = alike = named = 0
-    for seed in args.seeds:
-        style = random_style(np.random.default_rng(seed), fonts)
-        for language in LETTERS:
-            name = f"{seed}-{language}"
-            deck = drawn_deck(dataclasses.replace(style, language=language), name)
-            rng = np.random.default_rng([seed, 99, ord(language[0])])
-            looks = {card: _view(rng, deck, card, args.jitter) for card in range(52)}
-            views = {card: v for card, v in looks.items() if v is not None}
-            profile = build_profile(name, [], [], views)
-            assert profile.corners is not None and profile.cornered is not None
-            for card in np.flatnonzero(profile.cornered):
-                again = _view(rng, deck, int(card), args.jitter)
-                if again is None:
-                    continue
-                known = profile.cornered.copy()
-                known[card] = False  # this card never learnt
-                like = likeness(again, profile.corners, known)[:, 0]
-                order = np.argsort(-like)
-                best, top = int(order[0]), float(like[order[0]])
-                margin = top - float(like[order[1]])
-                shown += 1
-                if not sure_alone(top, margin):
-                    continue
-                alike += 1
-                lets = rivals_learnt(Card.from_index(best), known)
-                named += lets
-                print(
-                    f"  {name:9s} {Card.from_index(int(card))} likest {Card.from_index(best)} "
-                    f"{top:.3f} ({margin:+.3f}): {'NAMED' if lets else 'not named (a rival)'}",
-                    flush=True,
-                )
+    for seed, language, name, deck in decks(args.seeds, fonts):
+        rng = np.random.default_rng([seed, 99, ord(language[0])])
+        looks = {card: _view(rng, deck, card, args.jitter) for card in range(52)}
+        views = {card: v for card, v in looks.items() if v is not None}
+        profile = build_profile(name, [], [], views)
+        assert profile.corners is not None and profile.cornered is not None
+        for card in np.flatnonzero(profile.cornered):
+            again = _view(rng, deck, int(card), args.jitter)
+            if again is None:
+                continue
+            known = profile.cornered.copy()
+            known[card] = False  # this card never learnt
+            like = likeness(again, profile.corners, known)[:, 0]
+            order = np.argsort(-like)
+            best, top = int(order[0]), float(like[order[0]])
+            margin = top - float(like[order[1]])
+            shown += 1
+            if not sure_alone(top, margin):
+                continue
+            alike += 1
+            lets = rivals_learnt(Card.from_index(best), known)
+            named += lets
+            print(
+                f"  {name:9s} {Card.from_index(int(card))} likest {Card.from_index(best)} "
+                f"{top:.3f} ({margin:+.3f}): {'NAMED' if lets else 'not named (a rival)'}",
+                flush=True,
+            )
     print(f"cards shown never learnt: {shown}")
     print(f"as like another as naming a card alone takes: {alike}")
     print(f"named as another (wrong): {named}")

@@ -61,10 +61,12 @@ ALONE_CONFIDENCE = 0.95
 INDEX_BOX_MM = (1.0, 1.0, 9.0, 17.0)
 
 
-def upright(frame: Image, quad: npt.ArrayLike) -> tuple[Image, npt.NDArray[np.float64]]:
-    """The card warped upright at ``PX_PER_MM`` with ``MARGIN_MM`` round it (BGR), and the
+def upright(
+    frame: Image, quad: npt.ArrayLike, margin_mm: float = MARGIN_MM
+) -> tuple[Image, npt.NDArray[np.float64]]:
+    """The card warped upright at ``PX_PER_MM`` with ``margin_mm`` round it (BGR), and the
     homography from its pixels to the frame's."""
-    to_frame, size = card_view(quad, PX_PER_MM, MARGIN_MM)
+    to_frame, size = card_view(quad, PX_PER_MM, margin_mm)
     bgr = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
     view = cv2.warpPerspective(
         bgr,
@@ -131,15 +133,7 @@ def corner_shift(
     ``SEARCH_MM`` down its side: the shift from the outline's place (mm, across and down the
     card) and how like the template it is there."""
     margin = MARGIN_MM + reach_mm
-    to_frame, size = card_view(quad, PX_PER_MM, margin)
-    bgr = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
-    view = cv2.warpPerspective(
-        bgr,
-        to_frame,
-        size,
-        flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
+    view = upright(frame, quad, margin)[0]
 
     def px(v: float) -> int:
         return round((v + margin) * PX_PER_MM)
