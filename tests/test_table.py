@@ -23,7 +23,7 @@ from crib_pi.actions import (
 from crib_pi.cards import Card
 from crib_pi.records import format_line, replay_lines
 from crib_pi.session.table import Press, TableSession, TypedCard
-from crib_pi.session.tracker import CardLaid, CardUnsure
+from crib_pi.session.tracker import CardLaid, CardUnsure, Sighting
 from crib_pi.simulate import random_game
 from crib_pi.store import GameLog
 
@@ -162,6 +162,30 @@ def test_an_unclear_card_read_for_sure_later_withdraws_its_question() -> None:
     table.on_track(CardUnsure((C("2H"), C("2D")), "player 0", (0, 0)))
     table.on_track(CardLaid(C("AC"), "player 0", (0, 0)))
     assert table.question is not None and "2H" in table.question.text
+
+
+def test_a_card_answered_where_it_was_asked_is_not_laid_as_another_read_there_later() -> None:
+    """An index read two ways (JH or 8H) is asked about and answered 8H. The same index read
+    later for sure as JH, on a frame the reader misread, is that 8H misread: asked about, never
+    laid as a JH that was never played there; and the card answered stays the one played."""
+    table = session(GameOptions(players=2, dealer=1))
+    table.on_typed(TypedCard(C("9S")))
+    place = (552.0, 873.0)
+    for sightings in [[Sighting(None, "player 0", place, (C("JH"), C("8H")))]] * 3:
+        for event in table.tracker.update(sightings):
+            table.on_track(event)
+    again = TableSession(table.options, table.log)  # a restart while it is asked
+    assert again.restore(json.loads(json.dumps(table.state())))
+    q = again.question
+    assert q is not None and q.centre == place
+    again.on_press(Press("go"))
+    again.on_press(Press("confirm"))
+    assert again.game.played(0) == (C("8H"),) and again.question is None
+    events = []
+    for sightings in [[Sighting(C("JH"), "player 0", (place[0] + 2, place[1]))]] * 4:
+        events += again.tracker.update(sightings)
+    assert not [e for e in events if isinstance(e, CardLaid)], events
+    assert [e.candidates for e in events if isinstance(e, CardUnsure)] == [(C("JH"), C("8H"))]
 
 
 def test_an_unclear_card_laid_before_its_turn_is_asked_about_when_the_turn_comes() -> None:

@@ -106,6 +106,10 @@ class Question:
 
     #: The choices the reads gave (``actions`` at first): a card read later answers only these.
     picks: list[Action] = field(default_factory=list)
+    #: Where on the mat the card asked about was seen (mat pixels), for a question the reads
+    #: raised: the card answered is known to lie there, and a later read of another card
+    #: there is a misread, asked about, not laid (``Tracker.answered``).
+    centre: tuple[float, float] | None = None
 
     def __post_init__(self) -> None:
         if not self.picks and self.stage == "pick":
@@ -320,6 +324,7 @@ class TableSession:
                 "picks": [format_line(a) for a in q.picks],
                 "stage": q.stage,
                 "unread": q.unread,
+                "centre": None if q.centre is None else list(q.centre),
             },
             "message": self.message,
             "claim": self.claim,
@@ -357,6 +362,7 @@ class TableSession:
                 picks=[parse_line(line, 0) for line in q.get("picks", q["actions"])],
                 stage=str(q.get("stage", "pick")),
                 unread=bool(q.get("unread", False)),
+                centre=None if q.get("centre") is None else _point(q["centre"]),
             )
         )
         self.held = [_event_from_json(e) for e in state.get("held", [])]
@@ -756,7 +762,7 @@ class TableSession:
             guesses = self._choices(event.candidates, zone)  # an unsure read at its corner
             self._ask(text, guesses, zone, None, self._choices(EVERY_CARD, zone))
             if self.question is not None:
-                self.question.unread = True
+                self.question.unread, self.question.centre = True, event.centre
             return
         names = cards_text(event.candidates) or _("no guess")
         how = _("read two ways") if event.flipped else _("unclear")
@@ -774,8 +780,10 @@ class TableSession:
             return
         more = self._choices(EVERY_CARD, zone) if choices else []
         self._ask(text, choices, zone, None, more)  # none legal: a notice, as before
-        if self.question is not None and event.flipped:
-            self.question.read_answers = False
+        if self.question is not None:
+            self.question.centre = event.centre
+            if event.flipped:
+                self.question.read_answers = False
 
     def _face_up_expected(self, zone: str) -> bool:
         """Whether a card laid in ``zone`` now is laid face up, to be scored."""
@@ -822,7 +830,7 @@ class TableSession:
                 self.tracker.laid[action.cards[0]] = "crib"
                 self._add_to_crib(action.cards[0])
             elif isinstance(action, Play | Cut):
-                self.tracker.laid[action.card] = q.zone  # seen there from now on
+                self.tracker.answered(action.card, q.zone, q.centre)  # seen there from now on
                 self._apply(action)
         elif q.seen is not None:
             self._set_aside(q.seen, q.zone)
@@ -881,8 +889,12 @@ def _event_json(event: CardLaid | CardUnsure) -> dict[str, Any]:
     }
 
 
+def _point(data: Any) -> tuple[float, float]:
+    return float(data[0]), float(data[1])
+
+
 def _event_from_json(data: dict[str, Any]) -> CardLaid | CardUnsure:
-    centre = (float(data["centre"][0]), float(data["centre"][1]))
+    centre = _point(data["centre"])
     if "laid" in data:
         return CardLaid(Card.parse(data["laid"]), str(data["zone"]), centre)
     return CardUnsure(

@@ -119,6 +119,8 @@ class Tracker:
     _contested: list[_Contested] = field(default_factory=list)
     _asked_on: dict[int, tuple[int, int]] = field(default_factory=dict)  # found card ->
     # first and asked frames of the unsure read at its corner that was asked about
+    _answered_at: dict[Card, Point] = field(default_factory=dict)  # where a card asked
+    # about and named by the players was seen (``answered``)
 
     def to_json(self) -> dict[str, Any]:
         """Everything the tracker knows, so a restarted session carries on exactly."""
@@ -154,6 +156,7 @@ class Tracker:
                 for s in self._contested
             ],
             "asked_on": [[f, first, asked] for f, (first, asked) in self._asked_on.items()],
+            "answered_at": [[str(c), list(p)] for c, p in self._answered_at.items()],
         }
 
     @classmethod
@@ -195,18 +198,30 @@ class Tracker:
             for z, p, cs, n in data.get("contested", [])
         ]
         t._asked_on = {int(f): (int(a), int(b)) for f, a, b in data.get("asked_on", [])}
+        t._answered_at = {
+            Card.parse(c): (float(p[0]), float(p[1])) for c, p in data.get("answered_at", [])
+        }
         return t
 
     def ignore(self, card: Card) -> None:
         """Set a card aside until it has left the mat (rejected, undone, or last deal's)."""
         self.laid.pop(card, None)
         self._laid_at.pop(card, None)
+        self._answered_at.pop(card, None)
         gone = self._frame - self._last_seen.get(card, -self.stable)
         if gone < self.stable:
             self._ignored[card] = gone
         for key in [k for k in self._streak if k[0] == card]:
             del self._streak[key]
         self._recent = [r for r in self._recent if r[1] != card]  # its reads are no evidence
+
+    def answered(self, card: Card, zone: str, centre: Point | None) -> None:
+        """The players named ``card`` as the one asked about in ``zone``, seen at ``centre``
+        (where known): it lies there, and a card read for sure at that very place later is
+        that card misread (an index that reads two ways), asked about, not laid."""
+        self.laid[card] = zone
+        if centre is not None:
+            self._answered_at[card] = centre
 
     def set_aside(self, card: Card, zone: str) -> None:
         """Lay nothing for ``card`` read in ``zone`` until it has left that zone (a read the
@@ -291,16 +306,18 @@ class Tracker:
         return events
 
     def _rivals(self, card: Card, zone: str, centre: Point) -> tuple[Card, ...]:
-        """Other cards read for sure at this very place lately, or laid there: newest first.
-        A laid card counts where it came to rest (read in passing while lifted or slid in
+        """Other cards read for sure at this very place lately, or laid there (or named there
+        by the players, asked about: ``answered``): newest first. A laid card counts where it
+        came to rest (read in passing while lifted or slid in
         elsewhere, it proves nothing about those places)."""
         rivals: list[Card] = []
         for _, other, z, place in reversed(self._recent):
             near = z == zone and _distance(place, centre) < SAME
             if near and other != card and other not in rivals:
                 rivals.append(other)
-        for other, places in self._laid_at.items():
-            near = bool(places) and _distance(places[0], centre) < SAME
+        laid = [(c, ps[0]) for c, ps in self._laid_at.items() if ps]
+        for other, place in laid + list(self._answered_at.items()):
+            near = _distance(place, centre) < SAME
             if near and other != card and other not in rivals and self.laid.get(other) == zone:
                 rivals.append(other)
         return tuple(rivals)
