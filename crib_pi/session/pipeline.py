@@ -480,8 +480,8 @@ class FramePipeline:
         read_region = getattr(self.recognizer, "read_region", None)
         last, finder, box = self._reading, self.finder, None
         around, crop = READ_AROUND_MM * PX_PER_MM, (READ_AROUND_MM + CROP_MM) * PX_PER_MM
-        if finder is not None and finder.busy and self._since_whole < REREAD:
-            pts = np.concatenate(finder.busy)
+        if finder is not None and (finder.busy or finder.cleared) and self._since_whole < REREAD:
+            pts = np.concatenate(finder.busy + finder.cleared)
             lo, hi = pts.min(axis=0), pts.max(axis=0)
             box = _image_box(lo - crop, hi + crop, homography, frame.shape)
         if box is None or last is None or read_region is None:

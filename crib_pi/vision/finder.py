@@ -60,6 +60,12 @@ since the first frame (``CardFinder._apart``)."""
 THING_PX = round(CARD_MM[0] * CARD_MM[1] / 4) * SCALE**2
 """The least such thing, a quarter of a card: the camera and the print differ a little along
 lines and in specks from the first frame on, which need no band."""
+HAND_PX = THING_PX
+"""What must go from one frame's change to the next, a quarter of a card, for where it was to
+be read again (``CardFinder.cleared``): a hand that laid a card white on white and left."""
+PALM_MM = 90.0
+"""How far from a hand's tip a card it laid may lie: the palm holds the card's middle, a card
+reaches 54 mm from its middle."""
 SQUARE = 12
 """Degrees from the mat's edges a card's ink is looked for in when no piece of it shows which
 way the card lies (an index split in two, pips only)."""
@@ -233,6 +239,9 @@ class CardFinder:
     #: Outlines (4 x 2 mat pixels) of what landed, is landing or left in the last frame:
     #: where reads may have changed.
     busy: list[npt.NDArray[np.float64]] = field(default_factory=list)
+    #: Boxes (4 x 2 mat pixels) round the tip of each hand gone this frame where nothing was
+    #: seen landing (``_cleared``): what a hand left may be a card in no card's shape.
+    cleared: list[npt.NDArray[np.float64]] = field(default_factory=list)
     _cards: list[_Card] = field(default_factory=list)
     _patches: list[_Patch] = field(default_factory=list)
     _next_id: int = 0
@@ -268,7 +277,7 @@ class CardFinder:
         if self.reference is None:
             self._start(now)
         self._adopt(now)
-        self._change = self._changed(now)
+        before_change, self._change = self._change, self._changed(now)
         shapes = [q for q in card_shapes(self._change, self._apart()) if self._not_mat(q, now)]
         before = len(self._cards)
         self._left = []
@@ -279,7 +288,6 @@ class CardFinder:
         landed = self._land(now, shapes)
         self._settle(now)
         self._prior, self._previous = self._previous, now
-        self.still = not (landed or gone or self._patches or self._faded)
         to_mat = PX_PER_MM / SCALE
         self._landing = [
             FoundCard(-1, tuple((float(x) * to_mat, float(y) * to_mat) for x, y in p.quad), 0)
@@ -293,6 +301,12 @@ class CardFinder:
         self.busy = [np.asarray(c.quad, np.float64) for c in [*self._landing, *landed]] + [
             np.asarray(q, np.float64) * to_mat for q in [*self._left, *(q for q, _ in self._faded)]
         ]
+        self.cleared = [  # a hand that laid a card seen landing there left nothing unseen
+            b * to_mat
+            for b in _cleared(before_change, self._change)
+            if not any(_holds(b * to_mat, q.mean(axis=0)) for q in self.busy)
+        ]
+        self.still = not (landed or gone or self._patches or self._faded or self.cleared)
         return landed
 
     def forget(self) -> None:
@@ -884,6 +898,40 @@ def _alike(a: Image, b: Image) -> bool:
     share of their pixel channels: the same picture, give or take the camera's noise."""
     differs = cv2.threshold(cv2.absdiff(a, b), CHANGED, 1, cv2.THRESH_BINARY)[1]
     return cv2.countNonZero(differs.reshape(a.shape[0], -1)) <= QUIET * differs.size
+
+
+def _cleared(before: Image | None, now: Image) -> list[npt.NDArray[np.float64]]:
+    """Boxes (finder pixels) round the tip of each hand that went: where the last frame
+    changed and this one no longer does, in one piece of ``HAND_PX`` or more reaching in
+    across the mat's edge. What a hand left under its palm (a card white on white, in no
+    card's shape) is looked at again; its tip is what it covered farthest from the edge.
+    Looked for at a quarter of the finder's scale: a hand is large, its box larger."""
+    if before is None or cv2.countNonZero(before) - cv2.countNonZero(now) < HAND_PX:
+        return []
+    step = 4
+    left = cv2.subtract(before, now)[::step, ::step].copy()
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
+    h, w = left.shape
+    out = []
+    for label in range(1, count):
+        x, y, bw, bh, area = (int(v) for v in stats[label])
+        if area * step**2 < HAND_PX or (x > 1 and y > 1 and x + bw < w - 1 and y + bh < h - 1):
+            continue  # small, or no hand's: not reaching in from the mat's edge
+        ys, xs = np.nonzero(labels[y : y + bh, x : x + bw] == label)
+        xs, ys = xs + x, ys + y
+        edge = (xs <= 1) | (ys <= 1) | (xs >= w - 2) | (ys >= h - 2)
+        entry = np.array([xs[edge].mean(), ys[edge].mean()])
+        far = int(np.argmax((xs - entry[0]) ** 2 + (ys - entry[1]) ** 2))
+        tip, reach = np.array([xs[far], ys[far]], np.float64) * step, PALM_MM * SCALE
+        size = (before.shape[1] - 1, before.shape[0] - 1)
+        lo, hi = np.maximum(tip - reach, 0), np.minimum(tip + reach, size)
+        out.append(np.array([lo, (hi[0], lo[1]), hi, (lo[0], hi[1])], np.float64))
+    return out
+
+
+def _holds(box: npt.NDArray[np.float64], point: npt.NDArray[np.float64]) -> bool:
+    """Whether an upright box (4 x 2) holds a point."""
+    return bool((box.min(axis=0) <= point).all() and (point <= box.max(axis=0)).all())
 
 
 def _over(a: Image, level: int) -> Image:

@@ -4,6 +4,7 @@ corner (a picture of a card on a card back is never a card)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -234,15 +235,21 @@ def test_the_top_card_owns_an_index_in_a_row() -> None:
     assert host([lower, upper], _index(91, 58)) == upper
 
 
-def _watch(mat: Mat, frames: list[Path]) -> tuple[MatLocator, CardFinder, list[list[FoundCard]]]:
-    """The finder fed ``frames`` in order; with the cards it had after each."""
-    locator, finder = MatLocator(mat), CardFinder(mat)
-    found_by = []
+def _fed(mat: Mat, frames: list[Path], locator: MatLocator | None = None) -> Iterator[CardFinder]:
+    """A finder fed ``frames`` in order, as it is after each."""
+    locator, finder = locator or MatLocator(mat), CardFinder(mat)
     for path in frames:
         image = cv2.imread(str(path))
         h = locator.update(image)
         assert h is not None
         finder.update(image, h)
+        yield finder
+
+
+def _watch(mat: Mat, frames: list[Path]) -> tuple[MatLocator, CardFinder, list[list[FoundCard]]]:
+    """The finder fed ``frames`` in order; with the cards it had after each."""
+    locator, finder, found_by = MatLocator(mat), CardFinder(mat), []
+    for finder in _fed(mat, frames, locator):
         found_by.append(list(finder.cards))
     return locator, finder, found_by
 
@@ -362,13 +369,8 @@ def test_a_landing_outline_that_fades_stays_busy_while_the_card_comes_to_rest(
     f.on_mat.clear()
     for _ in range(LINGER + 3):
         f.shoot()
-    locator, finder = MatLocator(mat), CardFinder(mat)
     busy, still = [], []
-    for path in sorted(tmp_path.glob("*.jpg")):
-        image = cv2.imread(str(path))
-        h = locator.update(image)
-        assert h is not None
-        finder.update(image, h)
+    for finder in _fed(mat, sorted(tmp_path.glob("*.jpg"))):
         busy.append([np.asarray(q).mean(axis=0) / MM for q in finder.busy])
         still.append(finder.still)
     assert busy[:2] == [[], []] and finder.cards == []
@@ -377,6 +379,31 @@ def test_a_landing_outline_that_fades_stays_busy_while_the_card_comes_to_rest(
     assert lasting == list(range(2, 2 + 1 + KEEP + LINGER))
     assert all(np.hypot(*(b[0] - (270, 150))) < 3 for b in busy[2:] if b)
     assert [still[i] for i in lasting] == [False] * len(lasting) and still[-1]
+
+
+def test_where_a_hand_left_is_read_again_the_frame_it_goes(tmp_path: Path) -> None:
+    """A hand over the mat is no card's shape, so the finder stays still under it; the frame
+    it goes, the box it left is ``cleared`` (to be read: it may have left a card white on white
+    that changes the mat in no card's shape), and the frame after, nothing is."""
+    mat = Mat(2)
+    f = Film(mat, plain_face, tmp_path, np.random.default_rng(5))
+    for _ in range(3):
+        f.shoot()
+    tip = (230 * MM, 120 * MM)
+    f.shoot(hand=tip)
+    f.shoot(hand=tip)
+    for _ in range(2):
+        f.shoot()
+    cleared, still = [], []
+    for finder in _fed(mat, sorted(tmp_path.glob("*.jpg"))):
+        cleared.append(list(finder.cleared))
+        still.append(finder.still)
+    assert [bool(c) for c in cleared] == [False] * 5 + [True, False]
+    assert still[3:5] == [True, True] and not still[5] and still[6], "a hand lands no card"
+    (box,) = cleared[5]
+    lo, hi = box.min(axis=0), box.max(axis=0)
+    assert (lo <= tip).all() and (tip <= hi).all(), "the box holds where the hand lay"
+    assert finder.cards == []
 
 
 @pytest.mark.parametrize("before", range(3, 3 + ADOPT_EVERY))
