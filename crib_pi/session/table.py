@@ -827,7 +827,7 @@ class TableSession:
         if press.button == "confirm" and q.actions:
             action = q.actions[q.index]
             if isinstance(action, Crib):
-                self.tracker.laid[action.cards[0]] = "crib"
+                self.tracker.answered(action.cards[0], "crib", None)  # a pile: no place
                 self._add_to_crib(action.cards[0])
             elif isinstance(action, Play | Cut):
                 self.tracker.answered(action.card, q.zone, q.centre)  # seen there from now on

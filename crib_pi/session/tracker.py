@@ -308,8 +308,8 @@ class Tracker:
     def _rivals(self, card: Card, zone: str, centre: Point) -> tuple[Card, ...]:
         """Other cards read for sure at this very place lately, or laid there (or named there
         by the players, asked about: ``answered``): newest first. A laid card counts where it
-        came to rest (read in passing while lifted or slid in
-        elsewhere, it proves nothing about those places)."""
+        came to rest (read in passing while lifted or slid in elsewhere, it proves nothing
+        about those places)."""
         rivals: list[Card] = []
         for _, other, z, place in reversed(self._recent):
             near = z == zone and _distance(place, centre) < SAME

@@ -301,10 +301,9 @@ class CardFinder:
         self.busy = [np.asarray(c.quad, np.float64) for c in [*self._landing, *landed]] + [
             np.asarray(q, np.float64) * to_mat for q in [*self._left, *(q for q, _ in self._faded)]
         ]
+        boxes = [b * to_mat for b in _cleared(before_change, self._change)]
         self.cleared = [  # a hand that laid a card seen landing there left nothing unseen
-            b * to_mat
-            for b in _cleared(before_change, self._change)
-            if not any(_holds(b * to_mat, q.mean(axis=0)) for q in self.busy)
+            b for b in boxes if not any(_holds(b, q.mean(axis=0)) for q in self.busy)
         ]
         self.still = not (landed or gone or self._patches or self._faded or self.cleared)
         return landed
@@ -912,6 +911,7 @@ def _cleared(before: Image | None, now: Image) -> list[npt.NDArray[np.float64]]:
     left = cv2.subtract(before, now)[::step, ::step].copy()
     count, labels, stats, _ = cv2.connectedComponentsWithStats(left, connectivity=8)
     h, w = left.shape
+    size, reach = (before.shape[1] - 1, before.shape[0] - 1), PALM_MM * SCALE
     out = []
     for label in range(1, count):
         x, y, bw, bh, area = (int(v) for v in stats[label])
@@ -922,8 +922,7 @@ def _cleared(before: Image | None, now: Image) -> list[npt.NDArray[np.float64]]:
         edge = (xs <= 1) | (ys <= 1) | (xs >= w - 2) | (ys >= h - 2)
         entry = np.array([xs[edge].mean(), ys[edge].mean()])
         far = int(np.argmax((xs - entry[0]) ** 2 + (ys - entry[1]) ** 2))
-        tip, reach = np.array([xs[far], ys[far]], np.float64) * step, PALM_MM * SCALE
-        size = (before.shape[1] - 1, before.shape[0] - 1)
+        tip = np.array([xs[far], ys[far]], np.float64) * step
         lo, hi = np.maximum(tip - reach, 0), np.minimum(tip + reach, size)
         out.append(np.array([lo, (hi[0], lo[1]), hi, (lo[0], hi[1])], np.float64))
     return out
